@@ -1,0 +1,56 @@
+import { NavLink } from "@remix-run/react";
+import { church, navigation } from "~/content/church";
+import { yearIn } from "~/lib/text";
+
+export function SiteHeader() {
+  return (
+    <header className="site-header">
+      <a className="brand" href="/">
+        <img src="/logo.svg" alt="" width={44} height={44} />
+        <span>
+          {church.headerTitle[0]}
+          <br />
+          {church.headerTitle[1]}
+        </span>
+      </a>
+      {/* A checkbox keeps the mobile menu usable without JavaScript. */}
+      <input type="checkbox" id="nav-toggle" className="nav-toggle" aria-label="Menu" aria-controls="site-nav" />
+      <label htmlFor="nav-toggle" className="nav-toggle-label" aria-hidden="true">
+        <span className="burger" />
+      </label>
+      <nav id="site-nav" className="site-nav" aria-label="Menu główne">
+        <ul>
+          {navigation.map((item) => (
+            <li key={item.to}>
+              <NavLink to={item.to} end={item.to === "/"} prefetch="none">
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </header>
+  );
+}
+
+export function SiteFooter({ showPastorLink }: { showPastorLink: boolean }) {
+  return (
+    <footer className="site-footer">
+      <p>
+        Copyright © {yearIn(church.timeZone)} {church.footerName}
+      </p>
+      <p className="footer-links">
+        <a href="/polityka-prywatnosci">Polityka prywatności</a>
+        {showPastorLink ? <a href="/strefapastora/logowanie">Strefa pastora</a> : null}
+      </p>
+    </footer>
+  );
+}
+
+export function BackLink({ to, label = "wróć" }: { to: string; label?: string }) {
+  return (
+    <a className="back-link" href={to}>
+      <span aria-hidden="true">←</span> {label}
+    </a>
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * Everything fixed about the congregation lives here, so another
+ * congregation can adapt the site without touching components.
+ *
+ * Values marked PLACEHOLDER are not given by the specification and must be
+ * replaced with the congregation's real data before going live.
+ */
+
+export interface Meeting {
+  name: string;
+  when: string;
+  where?: string;
+}
+
+export interface Testimony {
+  id: number;
+  name: string;
+  content: string;
+}
+
+export interface Ministry {
+  role: string;
+  people: string[];
+  description: string;
+}
+
+export const church = {
+  name: "Kościół Zielonoświątkowy w Wieliczce",
+  headerTitle: ["Kościół zielonoświątkowy", "Zbór w Wieliczce"] as const,
+  footerName: "Kościół Zielonoświątkowy Zbór w Wieliczce",
+  timeZone: "Europe/Warsaw",
+
+  address: {
+    street: "ul. Marszałka Józefa Piłsudskiego 105",
+    postalCode: "32-020", // PLACEHOLDER: check the postal code
+    city: "Wieliczka",
+  },
+  // An embed URL that needs no API key; loaded lazily by the pages.
+  mapEmbedUrl:
+    "https://www.google.com/maps?q=Marsza%C5%82ka+J%C3%B3zefa+Pi%C5%82sudskiego+105,+Wieliczka&output=embed",
+
+  email: "kontakt@example.org", // PLACEHOLDER
+  phones: ["+48 000 000 000", "+48 000 000 001"], // PLACEHOLDER
+  nip: "000-000-00-00", // PLACEHOLDER
+  regon: "000000000", // PLACEHOLDER
+  bank: {
+    name: "Nazwa banku", // PLACEHOLDER
+    holder: "Kościół Zielonoświątkowy Zbór w Wieliczce",
+    account: "00 0000 0000 0000 0000 0000 0000", // PLACEHOLDER
+    transferTitle: "darowizna na cele kultu religijnego",
+  },
+  videoChannelUrl: "https://www.youtube.com/", // PLACEHOLDER: the channel's address
+  calendarId: "pl.polish#holiday@group.v.calendar.google.com", // PLACEHOLDER: the congregation's calendar
+
+  verse: {
+    text: "Znam uczynki twoje; oto sprawiłem, że przed tobą otwarte drzwi, których nikt nie może zamknąć, bo choć małą masz moc, jednak zachowałeś moje słowo i nie zaparłeś się imienia mego.",
+    reference: "Objawienie Jana 3:8",
+  },
+
+  welcome: [
+    "Cieszymy się, że tu jesteś! Jesteśmy wspólnotą ludzi, którzy poznali Jezusa Chrystusa i chcą żyć według Bożego Słowa.",
+    "Zapraszamy na nasze nabożeństwa i spotkania – każdy jest u nas mile widziany, niezależnie od tego, skąd przychodzi.",
+  ],
+
+  meetings: [
+    { name: "Nabożeństwo niedzielne", when: "niedziela, godz. 10:00", where: "Kampus Wieliczka, skrzydło E" },
+    { name: "Spotkania młodzieżowe", when: "sobota, godz. 17:00–20:00", where: "Kampus Wieliczka" },
+    { name: "Grupy domowe", when: "wtorek i piątek, godz. 19:00" },
+  ] satisfies Meeting[],
+
+  history: [
+    "Nasza wspólnota powstała na przełomie 2011 i 2012 roku jako placówka zboru baptystycznego. Od pierwszych spotkań w domach gromadzili się w niej ludzie, którym zależało na modlitwie, studiowaniu Biblii i dzieleniu się wiarą z mieszkańcami Wieliczki.",
+    "Z czasem wspólnota rozrosła się i usamodzielniła. 4 października 2022 roku została zarejestrowana jako zbór Kościoła Zielonoświątkowego w Rzeczypospolitej Polskiej.",
+  ],
+
+  creed: [
+    "Wierzymy, że Pismo Święte Starego i Nowego Testamentu jest natchnionym Słowem Bożym, nieomylnym i ostatecznym autorytetem w sprawach wiary i życia.",
+    "Wierzymy w jednego Boga, wiecznie istniejącego w trzech osobach: Ojca, Syna i Ducha Świętego.",
+    "Wierzymy w bóstwo Jezusa Chrystusa, Jego narodzenie z dziewicy, bezgrzeszne życie, cuda, zastępczą i przebłagalną śmierć, cielesne zmartwychwstanie i wniebowstąpienie.",
+    "Wierzymy, że zbawienie jest darem łaski Bożej, otrzymywanym przez wiarę w Jezusa Chrystusa, a nie z uczynków.",
+    "Wierzymy w chrzest wodny przez zanurzenie osób wierzących oraz w Wieczerzę Pańską sprawowaną na pamiątkę śmierci Chrystusa.",
+    "Wierzymy w chrzest w Duchu Świętym jako obietnicę dla wszystkich wierzących oraz w działanie darów Ducha Świętego w Kościele.",
+    "Wierzymy w uświęcenie życia wierzącego przez działanie Ducha Świętego i posłuszeństwo Słowu Bożemu.",
+    "Wierzymy w powtórne przyjście Jezusa Chrystusa, zmartwychwstanie umarłych i sąd ostateczny oraz w życie wieczne.",
+  ],
+
+  // PLACEHOLDER: sample testimonies; replace with the congregation's own.
+  testimonies: [
+    {
+      id: 1,
+      name: "Anna",
+      content:
+        "Przez wiele lat szukałam sensu w pracy i w ludziach. Kiedy pierwszy raz przyszłam na nabożeństwo, poczułam pokój, którego wcześniej nie znałam. Dziś wiem, że Jezus jest odpowiedzią na moje pytania.\n\nBóg przemienił moje relacje z bliskimi. Nauczyłam się przebaczać i prosić o przebaczenie.",
+    },
+    {
+      id: 2,
+      name: "Marek",
+      content:
+        "Wychowałem się w wierzącej rodzinie, ale wiara była dla mnie tylko tradycją. Na obozie młodzieżowym zrozumiałem, że Bóg chce mieć ze mną osobistą relację.\n\nOd tamtej pory codziennie czytam Biblię, a służba w zespole uwielbienia jest dla mnie radością.",
+    },
+    {
+      id: 3,
+      name: "Katarzyna",
+      content:
+        "Gdy zachorowałam, zbór otoczył mnie modlitwą i praktyczną pomocą. Doświadczyłam Bożej troski przez ludzi, którzy jeszcze niedawno byli dla mnie obcy.\n\nJestem wdzięczna Bogu za uzdrowienie i za wspólnotę, w której mogę wzrastać.",
+    },
+    {
+      id: 4,
+      name: "Piotr",
+      content:
+        "Byłem uzależniony i straciłem nadzieję na zmianę. Przyjaciel zaprosił mnie do grupy domowej. Tam usłyszałem, że Bóg kocha mnie takim, jakim jestem.\n\nJezus uwolnił mnie od nałogu. Dziś sam pomagam innym, którzy zmagają się z podobnymi problemami.",
+    },
+    {
+      id: 5,
+      name: "Ewa",
+      content:
+        "Przeprowadziłam się do Wieliczki i nikogo tu nie znałam. W zborze znalazłam przyjaciół i miejsce, w którym mogę służyć dzieciom w szkółce niedzielnej.\n\nBóg prowadzi mnie krok po kroku i wiem, że jestem tu, gdzie powinnam być.",
+    },
+  ] satisfies Testimony[],
+
+  // PLACEHOLDER: names of the people serving.
+  ministries: [
+    { role: "Pastor", people: ["Jan Kowalski"], description: "" },
+    { role: "Starsi zboru", people: ["Adam Nowak", "Paweł Wiśniewski"], description: "" },
+    { role: "Głos doradczy w radzie starszych", people: ["Tomasz Wójcik"], description: "" },
+    { role: "Służba uwielbienia", people: ["Marta Kamińska", "Łukasz Lewandowski", "Joanna Zielińska"], description: "" },
+    { role: "Szkółka niedzielna dla dzieci", people: ["Ewa Szymańska", "Agnieszka Woźniak"], description: "" },
+    { role: "Grupy młodzieżowe", people: ["Michał Dąbrowski", "Kinga Kozłowska"], description: "" },
+    {
+      role: "Grupy domowe",
+      people: ["Jan Kowalski", "Adam Nowak", "Paweł Wiśniewski", "Tomasz Wójcik"],
+      description: "",
+    },
+    { role: "Służba techniczna", people: ["Krzysztof Jankowski", "Bartosz Mazur"], description: "" },
+    { role: "Skarbnik", people: ["Barbara Krawczyk"], description: "" },
+  ] satisfies Ministry[],
+} as const;
+
+export const calendarEmbedUrl = `https://calendar.google.com/calendar/embed?${new URLSearchParams({
+  src: church.calendarId,
+  ctz: church.timeZone,
+  height: "600",
+  showTitle: "0",
+  showNav: "0",
+  showTabs: "0",
+  showPrint: "0",
+})}`;
+
+export const navigation = [
+  { to: "/", label: "Strona główna" },
+  { to: "/onas", label: "O nas" },
+  { to: "/aktualnosci", label: "Aktualności" },
+  { to: "/galeria", label: "Galeria" },
+  { to: "/sluzby", label: "Służby" },
+  { to: "/kalendarz", label: "Kalendarz" },
+  { to: "/kontakt", label: "Kontakt" },
+] as const;
+
+export const privacyPolicy = {
+  heading: "POLITYKA PRYWATNOŚCI RODO",
+  sections: [
+    {
+      title: "Administrator danych",
+      text: "Administratorem Twoich danych osobowych jest pastor Kościoła Zielonoświątkowego Zboru w Wieliczce.",
+    },
+    {
+      title: "Cel przetwarzania",
+      text: "Dane osobowe przetwarzamy wyłącznie w celu informowania o działalności zboru.",
+    },
+    {
+      title: "Twoje prawa",
+      text: "Masz prawo dostępu do swoich danych, ich sprostowania, usunięcia, ograniczenia przetwarzania, przenoszenia danych, cofnięcia zgody w dowolnym momencie oraz wniesienia skargi do organu nadzorczego (Prezesa Urzędu Ochrony Danych Osobowych).",
+    },
+    {
+      title: "Profilowanie",
+      text: "Twoje dane nie będą przetwarzane w sposób zautomatyzowany ani profilowane.",
+    },
+    {
+      title: "Udostępnianie danych",
+      text: "Twoje dane nie będą udostępniane innym podmiotom bez Twojej zgody.",
+    },
+    {
+      title: "Okres przechowywania",
+      text: "Dane przechowujemy do czasu realizacji celu, w którym zostały zebrane, lub przez rok od początku roku następującego po roku wyrażenia zgody – w zależności od tego, który z tych okresów jest dłuższy.",
+    },
+  ],
+} as const;
+
+export const cookieNotice = {
+  heading: "Polityka prywatności",
+  text: "Klikając „Akceptuję”, zgadzasz się na wykorzystanie plików cookie zgodnie z naszą Polityką prywatności.",
+  accept: "Akceptuję",
+} as const;

@@ -1,0 +1,154 @@
+import fs from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { config } from "./config.server";
+import * as schema from "./db/schema";
+
+/** Both drivers expose the same query builder; PGlite's is typed as this one. */
+export type Db = PostgresJsDatabase<typeof schema>;
+
+interface Connection {
+  db: Db;
+  close(): Promise<void>;
+}
+
+// app/ (sources, tests) and build/ (server bundle) both sit beside drizzle/.
+const migrationsFolder = fileURLToPath(new URL("../drizzle/", import.meta.url));
+const MIGRATION_LOCK = 7215_2011;
+
+async function isFresh(db: Db) {
+  const result = await db.execute<{ fresh: boolean }>(
+    sql`select to_regclass('drizzle.__drizzle_migrations') is null as fresh`,
+  );
+  // postgres.js returns the rows, PGlite an object holding them.
+  const rows = Array.isArray(result) ? result : (result as unknown as { rows: { fresh: boolean }[] }).rows;
+  return Boolean(rows[0]?.fresh);
+}
+
+async function connectPostgres(url: string): Promise<Connection & { fresh: boolean }> {
+  const client = postgres(url, {
+    max: 10,
+    connect_timeout: 5,
+    // Idle connections are closed so a stopped server does not wait on them.
+    idle_timeout: 20,
+    onnotice: () => {},
+  });
+  const db = drizzlePostgres(client, { schema });
+  // Several instances may start at once: one migrates, the others wait.
+  const lock = await client.reserve();
+  let fresh: boolean;
+  try {
+    await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    fresh = await isFresh(db);
+    await migratePostgres(db, { migrationsFolder });
+  } finally {
+    await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
+    lock.release();
+  }
+  return { db, fresh, close: () => client.end({ timeout: 10 }) };
+}
+
+async function connectPglite(dir: string | null): Promise<Connection & { fresh: boolean }> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  if (dir) await fs.mkdir(dir, { recursive: true });
+  const client = dir ? new PGlite(dir) : new PGlite();
+  await client.waitReady;
+  const pgliteDb = drizzle(client, { schema });
+  const db = pgliteDb as unknown as Db;
+  const fresh = await isFresh(db);
+  await migrate(pgliteDb, { migrationsFolder });
+  return { db, fresh, close: () => client.close() };
+}
+
+async function init(): Promise<Connection> {
+  const cfg = config();
+  const conn =
+    cfg.database.kind === "postgres"
+      ? await connectPostgres(cfg.database.url)
+      : await connectPglite(cfg.database.dir);
+  if (conn.fresh && cfg.seedDemo) {
+    const { seedDemoContent } = await import("./seed.server");
+    await seedDemoContent(conn.db);
+  }
+  return conn;
+}
+
+const globalStore = globalThis as typeof globalThis & { __dbConnection?: Promise<Connection> };
+
+function connection(): Promise<Connection> {
+  globalStore.__dbConnection ??= init().catch((error) => {
+    // Let the next request try again instead of caching the failure.
+    globalStore.__dbConnection = undefined;
+    throw error;
+  });
+  return globalStore.__dbConnection;
+}
+
+/** Connects, migrates and (embedded default) seeds; safe to call repeatedly. */
+export async function db(): Promise<Db> {
+  return (await connection()).db;
+}
+
+export async function closeDb() {
+  const pending = globalStore.__dbConnection;
+  globalStore.__dbConnection = undefined;
+  if (pending) await (await pending.catch(() => null))?.close();
+}
+
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+]);
+
+/** True when the error means the database cannot be reached, not a bad query. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
+    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/**
+ * Runs a query; an unreachable database becomes a 503 response that the
+ * error boundary renders in Polish, instead of a 500 with a stack trace.
+ */
+export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  try {
+    return await fn(await db());
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) {
+      console.error("database unavailable:", (error as Error).message);
+      throw new Response("Baza danych jest chwilowo niedostępna.", {
+        status: 503,
+        statusText: "Service Unavailable",
+        headers: { "Retry-After": "5" },
+      });
+    }
+    throw error;
+  }
+}
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    void closeDb();
+  });
+}

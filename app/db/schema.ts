@@ -1,0 +1,88 @@
+// An ascending index also serves `ORDER BY date DESC, id DESC` by a backward scan.
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+/**
+ * Images are stored as a storage key plus their pixel size. The key names
+ * the large JPEG; the smaller WebP variants are derived from it
+ * (see app/lib/image-variants.ts), so moving storage never touches rows.
+ */
+
+export const articles = pgTable(
+  "articles",
+  {
+    // Creation time in milliseconds as text, as in the original data.
+    id: text("id").primaryKey(),
+    header: text("header").notNull(),
+    text: text("text").notNull(),
+    // `YYYY-MM-DD`, or legacy free text where only the part before the
+    // first comma is shown.
+    date: text("date").notNull(),
+    imageKey: text("image_key"),
+    imageWidth: integer("image_width"),
+    imageHeight: integer("image_height"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("articles_date_idx").on(t.date, t.id)],
+);
+
+export const galleries = pgTable(
+  "galleries",
+  {
+    id: serial("id").primaryKey(),
+    // Unique: the public URL is /galeria/{encodeURIComponent(title)}.
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    date: text("date").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("galleries_title_key").on(t.title),
+    index("galleries_date_idx").on(t.date, t.id),
+  ],
+);
+
+export const galleryImages = pgTable(
+  "gallery_images",
+  {
+    id: serial("id").primaryKey(),
+    galleryId: integer("gallery_id")
+      .notNull()
+      .references(() => galleries.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    name: text("name").notNull(),
+    imageKey: text("image_key").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+  },
+  (t) => [index("gallery_images_gallery_position_idx").on(t.galleryId, t.position)],
+);
+
+export const historyPhotos = pgTable("history_photos", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  imageKey: text("image_key").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  position: integer("position").notNull().default(0),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // E-mail addresses are unique regardless of letter case.
+  (t) => [uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`)],
+);

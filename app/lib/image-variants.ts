@@ -1,0 +1,32 @@
+/**
+ * Naming of stored image files. A stored image is one large JPEG
+ * (`folder/name.jpg`, at most LARGE_MAX px on its long side) plus WebP
+ * variants `folder/name-{width}.webp`. Only the key and the large size are
+ * kept in the database; the variant list follows from them.
+ */
+
+export const VARIANT_WIDTHS = [480, 960, 1600] as const;
+export const LARGE_MAX = 2560;
+
+/** Widths of the WebP variants made for an image of this width (no upscaling). */
+export function variantWidths(width: number): number[] {
+  return [...new Set(VARIANT_WIDTHS.map((w) => Math.min(w, width)))];
+}
+
+export function variantKey(key: string, width: number): string {
+  return `${key.replace(/\.jpg$/, "")}-${width}.webp`;
+}
+
+/** Every key belonging to a stored image, e.g. to delete it. */
+export function allKeys(key: string, width: number): string[] {
+  return [key, ...variantWidths(width).map((w) => variantKey(key, w))];
+}
+
+/** What an <img> needs: a fallback src, a srcset of WebP variants, the size and the large file. */
+export interface ImageView {
+  src: string;
+  srcSet: string;
+  width: number;
+  height: number;
+  full: string;
+}

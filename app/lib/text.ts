@@ -1,0 +1,42 @@
+/** Legacy dates may be free text; only the part before the first comma is shown. */
+export function displayDate(date: string): string {
+  return date.split(",")[0].trim();
+}
+
+/** Today's date (YYYY-MM-DD) in the congregation's time zone. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
+export function yearIn(timeZone: string, now = new Date()): number {
+  return Number(new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric" }).format(now));
+}
+
+export type TextPart = { kind: "text"; value: string } | { kind: "link"; href: string };
+
+const URL_PATTERN = /https?:\/\/[^\s<>"]+/g;
+// Punctuation that usually ends a sentence rather than the address.
+const TRAILING = /[.,;:!?)\]}'"]+$/;
+
+/** Splits text into plain parts and http(s) links, for rendering without innerHTML. */
+export function splitLinks(text: string): TextPart[] {
+  const parts: TextPart[] = [];
+  let last = 0;
+  for (const match of text.matchAll(URL_PATTERN)) {
+    let href = match[0];
+    const trailing = href.match(TRAILING)?.[0] ?? "";
+    href = href.slice(0, href.length - trailing.length);
+    const start = match.index!;
+    if (start > last) parts.push({ kind: "text", value: text.slice(last, start) });
+    parts.push({ kind: "link", href });
+    last = start + href.length;
+  }
+  if (last < text.length) parts.push({ kind: "text", value: text.slice(last) });
+  return parts;
+}
+
+/** Public gallery address for a title, as the original site built it. */
+export function galleryPath(title: string): string {
+  return `/galeria/${encodeURIComponent(title)}`;
+}

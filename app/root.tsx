@@ -1,0 +1,97 @@
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+  useMatches,
+  useRouteError,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { SiteFooter, SiteHeader } from "~/components/layout";
+import { church } from "~/content/church";
+import { useNonce } from "~/lib/nonce";
+import { HEAD_SCRIPT, PUBLIC_SCRIPT } from "~/lib/public-script";
+import styles from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "icon", href: "/logo.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: church.name },
+  { name: "description", content: `${church.name} – nabożeństwa, aktualności, galeria i kontakt.` },
+];
+
+/** Routes that need React in the browser export `handle = { hydrate: true }`. */
+export interface RouteHandle {
+  hydrate?: boolean;
+}
+
+function useHydrate() {
+  return useMatches().some((m) => (m.handle as RouteHandle | undefined)?.hydrate);
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const hydrate = useHydrate();
+  const { pathname } = useLocation();
+  return (
+    <html lang="pl">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Przejdź do treści
+        </a>
+        <SiteHeader />
+        <main id="main">{children}</main>
+        <SiteFooter showPastorLink={pathname === "/"} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : (
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PUBLIC_SCRIPT }} />
+        )}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const [title, text] =
+    status === 404
+      ? ["Nie znaleziono strony", "Strona, której szukasz, nie istnieje lub została przeniesiona."]
+      : status === 503
+        ? ["Serwis chwilowo niedostępny", "Trwają prace lub chwilowa awaria. Spróbuj ponownie za kilka sekund."]
+        : status >= 400 && status < 500
+          ? ["Nieprawidłowe żądanie", "Nie możemy obsłużyć tego żądania."]
+          : ["Wystąpił błąd", "Przepraszamy, coś poszło nie tak. Spróbuj ponownie później."];
+  return (
+    <section className="page error-page">
+      <h1>{title}</h1>
+      <p>{text}</p>
+      <p>
+        <a href="/">Wróć na stronę główną</a>
+      </p>
+    </section>
+  );
+}

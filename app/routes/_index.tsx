@@ -1,0 +1,100 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { church, cookieNotice } from "~/content/church";
+import { policyAccepted } from "~/lib/cookie-notice.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return json({ showCookieNotice: !(await policyAccepted(request)) });
+}
+
+export default function Home() {
+  const { showCookieNotice } = useLoaderData<typeof loader>();
+  const { address, bank } = church;
+  return (
+    <>
+      <section className="hero">
+        <blockquote>
+          <p>„{church.verse.text}”</p>
+          <footer>{church.verse.reference}</footer>
+        </blockquote>
+        <a className="button" href="#witaj">
+          Czytaj dalej
+        </a>
+      </section>
+
+      <section id="witaj" className="page">
+        <h1>WITAJ!</h1>
+        {church.welcome.map((p) => (
+          <p key={p}>{p}</p>
+        ))}
+      </section>
+
+      <section className="page" aria-labelledby="spotkania">
+        <h2 id="spotkania">Nasze spotkania</h2>
+        <ul className="meetings">
+          {church.meetings.map((m) => (
+            <li key={m.name}>
+              <strong>{m.name}</strong>
+              <span>{m.when}</span>
+              {m.where ? <span>{m.where}</span> : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="page news-teaser">
+        <h2>
+          <a href="/aktualnosci">Zobacz najnowsze aktualności</a>
+        </h2>
+      </section>
+
+      <section className="page" aria-labelledby="lokalizacja">
+        <h2 id="lokalizacja">Lokalizacja</h2>
+        <p>
+          {address.street}, {address.postalCode} {address.city}
+        </p>
+        <iframe
+          className="map"
+          title="Mapa dojazdu"
+          src={church.mapEmbedUrl}
+          loading="lazy"
+          referrerPolicy="no-referrer-when-downgrade"
+          width="600"
+          height="400"
+        />
+      </section>
+
+      <section className="page" aria-labelledby="wsparcie">
+        <h2 id="wsparcie">Wesprzyj nas</h2>
+        <p>Jeśli chcesz wesprzeć działalność zboru, możesz przekazać darowiznę na konto:</p>
+        <dl className="details">
+          <dt>Bank</dt>
+          <dd>{bank.name}</dd>
+          <dt>Numer konta</dt>
+          <dd>{bank.account}</dd>
+          <dt>Tytuł przelewu</dt>
+          <dd>{bank.transferTitle}</dd>
+        </dl>
+      </section>
+
+      {showCookieNotice ? (
+        <dialog id="cookie-notice" className="cookie-notice" open aria-labelledby="cookie-notice-title">
+          <h2 id="cookie-notice-title">{cookieNotice.heading}</h2>
+          <p>
+            Klikając „Akceptuję”, zgadzasz się na wykorzystanie plików cookie zgodnie z naszą{" "}
+            <a href="/polityka-prywatnosci">Polityką prywatności</a>.
+          </p>
+          <form method="post" action="/akceptuje">
+            <button type="submit" className="button">
+              {cookieNotice.accept}
+            </button>
+            <button type="submit" className="close" aria-label="Zamknij">
+              ×
+            </button>
+          </form>
+        </dialog>
+      ) : null}
+    </>
+  );
+}

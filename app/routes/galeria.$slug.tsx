@@ -1,0 +1,50 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { BackLink } from "~/components/layout";
+import { Photo } from "~/components/picture";
+import { church } from "~/content/church";
+import { displayDate } from "~/lib/text";
+import { getGalleryByTitle, titleFromSlug } from "~/models/galleries.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const raw = new URL(request.url).pathname.slice("/galeria/".length);
+  const title = titleFromSlug(raw);
+  const gallery = title === null ? null : await getGalleryByTitle(title);
+  if (!gallery) throw redirect("/galeria");
+  return json({ gallery });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.gallery.title} – ${church.name}` : church.name },
+];
+
+export default function Gallery() {
+  const { gallery } = useLoaderData<typeof loader>();
+  return (
+    <div className="page">
+      <BackLink to="/galeria" />
+      <h1>{gallery.title}</h1>
+      {gallery.description ? <p>{gallery.description}</p> : null}
+      <p className="date">{displayDate(gallery.date)}</p>
+      {gallery.images.length === 0 ? (
+        <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>
+      ) : (
+        <ul className="photo-grid">
+          {gallery.images.map((img, i) => (
+            <li key={img.full}>
+              <a href={img.full} target="_blank" rel="noopener noreferrer">
+                <Photo
+                  image={img}
+                  alt={`Zdjęcie ${i + 1} z galerii ${gallery.title}`}
+                  sizes="(min-width: 1050px) 320px, 50vw"
+                  eager={i < 2}
+                />
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Photo } from "~/components/picture";
+import { displayDate, galleryPath } from "~/lib/text";
+import { listGalleryCards } from "~/models/galleries.server";
+
+export async function loader() {
+  return json({ galleries: await listGalleryCards() });
+}
+
+export default function Galleries() {
+  const { galleries } = useLoaderData<typeof loader>();
+  return (
+    <div className="page">
+      <h1>Galeria zdjęć zborowych</h1>
+      {galleries.length === 0 ? (
+        <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>
+      ) : (
+        <ul className="cards">
+          {galleries.map((g, i) => (
+            <li key={g.title} className="card">
+              {g.cover ? (
+                <Photo
+                  className="card-image"
+                  image={g.cover}
+                  alt=""
+                  sizes="(min-width: 1050px) 33vw, (min-width: 700px) 50vw, 100vw"
+                  eager={i === 0}
+                />
+              ) : (
+                <img className="card-image" src="/domyslna-okladka.svg" alt="" width={480} height={320} />
+              )}
+              <h2>{g.title}</h2>
+              <p className="date">{displayDate(g.date)}</p>
+              {g.description ? <p>{g.description}</p> : null}
+              <a className="button" href={galleryPath(g.title)}>
+                szczegóły<span className="visually-hidden">: {g.title}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

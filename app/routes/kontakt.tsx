@@ -1,0 +1,60 @@
+import { church } from "~/content/church";
+
+export default function Contact() {
+  const { address, bank } = church;
+  return (
+    <div className="page">
+      <h1>Kontakt</h1>
+      <dl className="details">
+        <dt>E-mail</dt>
+        <dd>
+          <a href={`mailto:${church.email}`}>{church.email}</a>
+        </dd>
+        <dt>Telefon</dt>
+        {church.phones.map((phone) => (
+          <dd key={phone}>
+            <span className="flag-pl" role="img" aria-label="Polska" />{" "}
+            <a href={`tel:${phone.replace(/\s/g, "")}`}>{phone}</a>
+          </dd>
+        ))}
+        <dt>Adres</dt>
+        <dd>
+          {church.footerName}
+          <br />
+          {address.street}
+          <br />
+          {address.postalCode} {address.city}
+        </dd>
+        <dt>NIP</dt>
+        <dd>{church.nip}</dd>
+        <dt>REGON</dt>
+        <dd>{church.regon}</dd>
+      </dl>
+      <h2>Dane do przelewu</h2>
+      <dl className="details">
+        <dt>Bank</dt>
+        <dd>{bank.name}</dd>
+        <dt>Odbiorca</dt>
+        <dd>{bank.holder}</dd>
+        <dt>Numer konta</dt>
+        <dd>{bank.account}</dd>
+        <dt>Tytuł przelewu</dt>
+        <dd>{bank.transferTitle}</dd>
+      </dl>
+      <p>
+        <a href={church.videoChannelUrl} target="_blank" rel="noopener noreferrer">
+          Nasz kanał wideo
+        </a>
+      </p>
+      <iframe
+        className="map"
+        title="Mapa dojazdu"
+        src={church.mapEmbedUrl}
+        loading="lazy"
+        referrerPolicy="no-referrer-when-downgrade"
+        width="600"
+        height="400"
+      />
+    </div>
+  );
+}

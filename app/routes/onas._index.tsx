@@ -1,0 +1,62 @@
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Photo } from "~/components/picture";
+import { church } from "~/content/church";
+import { listHistoryPhotos } from "~/models/history.server";
+
+export async function loader() {
+  return json({ photos: await listHistoryPhotos() });
+}
+
+export default function AboutUs() {
+  const { photos } = useLoaderData<typeof loader>();
+  return (
+    <div className="page">
+      <h1>O nas</h1>
+      <section aria-labelledby="historia">
+        <h2 id="historia">Historia zboru</h2>
+        {church.history.map((p) => (
+          <p key={p}>{p}</p>
+        ))}
+      </section>
+      <section aria-labelledby="wyznanie">
+        <h2 id="wyznanie">Wyznanie wiary Kościoła Zielonoświątkowego w RP</h2>
+        <ol className="creed">
+          {church.creed.map((c) => (
+            <li key={c}>{c}</li>
+          ))}
+        </ol>
+      </section>
+      <section aria-labelledby="zdjecia">
+        <h2 id="zdjecia">Zdjęcia</h2>
+        {photos.length === 0 ? (
+          <p>Nie ma żadnych zdjęć do wyświetlenia.</p>
+        ) : (
+          <ul className="photo-grid">
+            {photos.map((p) => (
+              <li key={p.full}>
+                <a href={p.full} target="_blank" rel="noopener noreferrer">
+                  <Photo image={p} alt={p.name} sizes="(min-width: 1050px) 320px, 50vw" />
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="swiadectwa">
+        <h2 id="swiadectwa">Świadectwa</h2>
+        <ul className="cards">
+          {church.testimonies.map((t) => (
+            <li key={t.id} className="card">
+              <h3>{t.name}</h3>
+              <p>{t.content.split("\n")[0]}</p>
+              <a className="button" href={`/onas/swiadectwa/${t.id}`} aria-label={`czytaj więcej: ${t.name}`}>
+                czytaj więcej...
+              </a>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

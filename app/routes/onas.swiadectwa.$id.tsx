@@ -1,0 +1,26 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { BackLink } from "~/components/layout";
+import { church } from "~/content/church";
+
+export function loader({ params }: LoaderFunctionArgs) {
+  const testimony = church.testimonies.find((t) => String(t.id) === params.id);
+  if (!testimony) throw redirect("/onas");
+  return json({ testimony });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Świadectwo: ${data.testimony.name} – ${church.name}` : church.name },
+];
+
+export default function TestimonyPage() {
+  const { testimony } = useLoaderData<typeof loader>();
+  return (
+    <article className="page article">
+      <BackLink to="/onas" />
+      <h1>{testimony.name}</h1>
+      <div className="prose">{testimony.content}</div>
+    </article>
+  );
+}

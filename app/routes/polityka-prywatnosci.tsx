@@ -1,0 +1,20 @@
+import { privacyPolicy } from "~/content/church";
+
+export default function PrivacyPolicy() {
+  return (
+    <div className="page">
+      <h1>{privacyPolicy.heading}</h1>
+      {privacyPolicy.sections.map((s) => (
+        <section key={s.title}>
+          <h2>{s.title}</h2>
+          <p>{s.text}</p>
+        </section>
+      ))}
+      <p>
+        <a className="button" href="/">
+          Powrót na stronę główną
+        </a>
+      </p>
+    </div>
+  );
+}

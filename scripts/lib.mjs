@@ -1,0 +1,64 @@
+// Helpers for the npm scripts; plain Node so they run before `npm install`.
+import { execSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+const mtime = (p) => {
+  try {
+    return fs.statSync(path.join(root, p)).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
+
+function newestIn(dir) {
+  let newest = 0;
+  const walk = (d) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  };
+  if (fs.existsSync(path.join(root, dir))) walk(path.join(root, dir));
+  return newest;
+}
+
+export function run(cmd, args, options = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", ...options });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+/** `npm ci` when node_modules is missing or older than the lockfile. */
+export function ensureDependencies() {
+  const installed = mtime("node_modules/.package-lock.json");
+  if (installed && installed >= mtime("package-lock.json")) return;
+  console.log("Instalowanie zależności (npm ci)…");
+  run("npm", ["ci", "--no-audit", "--no-fund"]);
+}
+
+/** Builds when the build is missing or any source is newer than it. */
+export function ensureBuild() {
+  const built = mtime("build/index.js");
+  const sources = Math.max(
+    newestIn("app"),
+    newestIn("public"),
+    mtime("remix.config.js"),
+    mtime("package-lock.json"),
+  );
+  if (built && built >= sources) return;
+  console.log("Budowanie aplikacji…");
+  run("npx", ["remix", "build"]);
+}
+
+export function commandExists(cmd) {
+  try {
+    execSync(`command -v ${cmd}`, { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// `npm start` on a fresh clone: install what is missing, build when sources
+// changed, then serve. Migrations, seeding and the demo account happen in the
+// server itself at start (only one process may open the embedded database).
+import { spawnSync } from "node:child_process";
+import { ensureBuild, ensureDependencies, root } from "./lib.mjs";
+
+ensureDependencies();
+ensureBuild();
+const result = spawnSync(
+  process.execPath,
+  ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"],
+  { cwd: root, stdio: "inherit", env: { NODE_ENV: "production", ...process.env } },
+);
+process.exit(result.status ?? 1);
