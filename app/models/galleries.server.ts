@@ -19,10 +19,12 @@ export interface GalleryDetail {
 
 /** Albums newest first with their first image as cover, in one query. */
 export async function listGalleryCards(): Promise<GalleryCard[]> {
+  // The outer column is written out: drizzle would render it unqualified,
+  // and inside the subquery that would mean gi.id.
   const cover = sql<{ key: string; width: number; height: number } | null>`(
     select json_build_object('key', gi.image_key, 'width', gi.width, 'height', gi.height)
     from ${galleryImages} gi
-    where gi.gallery_id = ${galleries.id}
+    where gi.gallery_id = "galleries"."id"
     order by gi.position, gi.id
     limit 1
   )`;

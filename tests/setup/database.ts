@@ -1,0 +1,34 @@
+import postgres from "postgres";
+
+export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** True when a Postgres server answers at the test URL. */
+export async function postgresAvailable(url = TEST_SERVER_URL): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/** Creates an empty database beside the test database; returns its URL and a dropper. */
+export async function createScratchDatabase(prefix: string, url = TEST_SERVER_URL) {
+  const name = `${prefix}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  return {
+    url: dbUrl.toString(),
+    async drop() {
+      const a = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+      await a.unsafe(`drop database if exists "${name}" with (force)`);
+      await a.end();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+// Before each test file: its own empty database (a fresh Postgres database
+// when a server answers, else in-memory PGlite) and its own upload folder.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeEach, expect, vi } from "vitest";
+import { createScratchDatabase, postgresAvailable } from "./database";
+
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-test-"));
+process.env.DATA_DIR = dataDir;
+process.env.NODE_ENV = "test";
+process.env.SEED_DEMO = "0";
+delete process.env.STORAGE;
+delete process.env.S3_BUCKET;
+
+let drop: (() => Promise<void>) | undefined;
+if (process.env.TEST_DATABASE_FORCE_PGLITE !== "1" && (await postgresAvailable())) {
+  const scratch = await createScratchDatabase("vt");
+  process.env.DATABASE_URL = scratch.url;
+  drop = scratch.drop;
+} else {
+  process.env.DATABASE_URL = "memory:";
+}
+
+afterAll(async () => {
+  const { closeDb } = await import("~/db.server");
+  await closeDb();
+  await drop?.();
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+// An unexpected console.error fails the test; tests that expect one say so.
+let consoleError: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+});
+afterEach(() => {
+  const calls = consoleError.mock.calls;
+  const allowed = (globalThis as { __allowConsoleError?: boolean }).__allowConsoleError;
+  (globalThis as { __allowConsoleError?: boolean }).__allowConsoleError = false;
+  consoleError.mockRestore();
+  if (!allowed) expect(calls, "console.error was called").toEqual([]);
+});

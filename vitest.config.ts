@@ -1,0 +1,15 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve(__dirname, "app") } },
+  esbuild: { jsx: "automatic" },
+  test: {
+    // Playwright specs live in tests/e2e and are run by Playwright.
+    include: ["tests/unit/**/*.test.{ts,tsx}"],
+    setupFiles: ["tests/setup/setup-test-env.ts"],
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
