@@ -35,7 +35,7 @@ const schema = z
 
 export type Config = ReturnType<typeof readConfig>;
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env) {
+export function readConfig(env: Record<string, string | undefined> = process.env) {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

@@ -36,7 +36,7 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   if (input.length > MAX_UPLOAD_BYTES) {
     throw new ImageRejected("Plik jest za duży (maksymalnie 25 MB).");
   }
-  let meta: sharp.Metadata;
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
     meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
