@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { articles, galleries, galleryImages, historyPhotos } from "./db/schema";
 import type { Db } from "./db.server";
@@ -59,9 +60,11 @@ const demoGalleries = [
   { title: "Koncert uwielbienia", description: "Wieczór pieśni i modlitwy.", date: "2025-03-09", hue: 260, count: 3 },
 ];
 
-/** Fills an empty database with a few articles, two albums and history photos. */
+/** Adds a few articles, two albums and history photos; what exists already is kept. */
 export async function seedDemoContent(db: Db) {
   for (const a of demoArticles) {
+    const [exists] = await db.select({ id: articles.id }).from(articles).where(eq(articles.id, a.id));
+    if (exists) continue;
     const image = await storeImage(await demoPicture(a.hue), `${a.header}.jpg`, "aktualnosci");
     await db
       .insert(articles)
@@ -82,7 +85,7 @@ export async function seedDemoContent(db: Db) {
       .values({ title: g.title, description: g.description, date: g.date })
       .onConflictDoNothing()
       .returning({ id: galleries.id });
-    if (!gallery) continue;
+    if (!gallery) continue; // an album with this title exists already
     for (let i = 0; i < g.count; i++) {
       const name = `zdjecie-${i + 1}.jpg`;
       const image = await storeImage(await demoPicture(g.hue + i * 17, i), name, "galeria");
@@ -96,6 +99,8 @@ export async function seedDemoContent(db: Db) {
       });
     }
   }
+  const [anyPhoto] = await db.select({ id: historyPhotos.id }).from(historyPhotos).limit(1);
+  if (anyPhoto) return;
   for (let i = 0; i < 3; i++) {
     const name = `historia-${i + 1}.jpg`;
     const image = await storeImage(await demoPicture(20 + i * 50, i + 1, 1200, 900), name, "historia");

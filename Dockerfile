@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build on Node 22 LTS (slim). The app also runs on Node 20.
+
+FROM node:22-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+FROM deps AS build
+COPY . .
+RUN npx remix build
+
+FROM node:22-bookworm-slim AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:22-bookworm-slim
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
+WORKDIR /app
+COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/build ./build
+COPY --from=build --chown=node:node /app/public ./public
+COPY --chown=node:node package.json ./
+COPY --chown=node:node drizzle ./drizzle
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+EXPOSE 3000
+# /healthz answers 200 only while the database responds.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Migrations run inside the server at start (one process owns the database).
+CMD ["node", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"]

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// `npm test`: install what is missing (dependencies; Debian's Chromium when
+// running as root), type-check, build, then run every test: vitest (server
+// modules and loaders against a real database) and Playwright (the built
+// server in Chromium, with JavaScript on and off).
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { commandExists, ensureDependencies, root, run } from "./lib.mjs";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+function ensureChromium() {
+  if (fs.existsSync(CHROMIUM)) return;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (isRoot && commandExists("apt-get")) {
+    console.log("Installing Debian's Chromium for the browser tests…");
+    run("apt-get", ["update", "-qq"]);
+    run("apt-get", ["install", "-y", "-qq", "chromium"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    return;
+  }
+  console.error(
+    `Browser tests need Chromium at ${CHROMIUM}.\n` +
+      "Install it with: sudo apt-get install -y chromium (Debian/Ubuntu),\n" +
+      "or set CHROMIUM_PATH to a Chromium or Chrome binary.",
+  );
+  process.exit(1);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+ensureDependencies();
+ensureChromium();
+
+const results = path.join(root, "test-results");
+fs.mkdirSync(results, { recursive: true });
+
+console.log("\n== Type check ==");
+run("npx", ["tsc", "--noEmit"]);
+console.log("\n== Build ==");
+run("npx", ["remix", "build"]);
+
+console.log("\n== Unit and route tests (vitest) ==");
+run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${results}/unit.json`]);
+
+console.log("\n== Browser tests (Playwright) ==");
+const port = await freePort();
+run("npx", ["playwright", "test"], {
+  env: { ...process.env, E2E_PORT: String(port), PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/e2e.json` },
+});
+
+const unit = JSON.parse(fs.readFileSync(`${results}/unit.json`, "utf8"));
+const e2e = JSON.parse(fs.readFileSync(`${results}/e2e.json`, "utf8"));
+const passed = unit.numPassedTests + e2e.stats.expected;
+const failed = unit.numFailedTests + e2e.stats.unexpected + e2e.stats.flaky;
+const skipped = unit.numPendingTests + unit.numTodoTests + e2e.stats.skipped;
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,65 @@
+// Starts the built server for Playwright on a database of its own: a fresh
+// Postgres database when one answers at TEST_DATABASE_URL (or the local test
+// server), otherwise an embedded PGlite database in a temporary folder.
+// Demo content is seeded so every public page has something to show.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+
+const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zbor-e2e-"));
+const env = {
+  ...process.env,
+  NODE_ENV: "production",
+  PORT: process.env.E2E_PORT ?? "3999",
+  DATA_DIR: dataDir,
+  SEED_DEMO: "1",
+  SESSION_SECRET: "e2e-session-secret-e2e-session-secret",
+  ADMIN_EMAIL: "pastor@example.org",
+  ADMIN_PASSWORD: "haslo-testowe-123",
+};
+delete env.DATABASE_URL;
+
+let dropDatabase = async () => {};
+const admin = postgres(serverUrl, { max: 1, connect_timeout: 2, onnotice: () => {} });
+try {
+  await admin`select 1`;
+  const name = `e2e_${process.pid}_${Date.now()}`;
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  env.DATABASE_URL = url.toString();
+  dropDatabase = async () => {
+    const a = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await a.unsafe(`drop database if exists "${name}" with (force)`);
+    await a.end();
+  };
+  console.log(`e2e: Postgres database ${name}`);
+} catch {
+  console.log("e2e: no Postgres answered; using embedded PGlite");
+} finally {
+  await admin.end({ timeout: 1 });
+}
+
+const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+  env,
+  stdio: "inherit",
+});
+
+let stopping = false;
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  child.kill(signal);
+  await new Promise((r) => child.once("exit", r));
+  await dropDatabase().catch(() => {});
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
+process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGINT", () => stop("SIGTERM"));
+child.on("exit", (code) => {
+  if (!stopping) process.exit(code ?? 1);
+});
