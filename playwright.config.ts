@@ -35,9 +35,11 @@ export default defineConfig({
     // Embedded maps and calendars would reach the internet; tests stay local.
     serviceWorkers: "block",
   },
+  // Every spec runs with JavaScript on and off, except `*.js.spec.ts`
+  // (behaviour that only scripts add) and `*.http.spec.ts` (plain HTTP).
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: [/\.js\.spec\.ts$/, /\.http\.spec\.ts$/] },
   ],
   webServer: {
     command: "node tests/e2e/server.mjs",

@@ -4,7 +4,10 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { church } from "./content/church";
 import { db } from "./db.server";
+import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified, isPastorPath } from "./http-cache.server";
+import { yearIn } from "./lib/text";
 import { NonceContext } from "./lib/nonce";
 import { applySecurityHeaders, createNonce } from "./security.server";
 
@@ -20,6 +23,18 @@ export default function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  const cacheControl = cacheControlFor(request, responseStatusCode, responseHeaders);
+  responseHeaders.set("Cache-Control", cacheControl);
+  if (cacheControl !== PRIVATE_CACHE && cacheControl !== "no-store" && responseStatusCode < 500) {
+    const etag = documentEtag(request, responseStatusCode, remixContext, String(yearIn(church.timeZone)));
+    responseHeaders.set("ETag", etag);
+    if (isNotModified(request, etag)) {
+      // Nothing rendered. No new CSP either: the stored copy keeps the
+      // policy whose nonce matches its scripts.
+      return new Response(null, { status: 304, headers: responseHeaders });
+    }
+  }
+
   const nonce = createNonce();
   // Crawlers get the whole document at once; browsers get it streamed.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
@@ -57,8 +72,9 @@ export default function handleRequest(
   });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
   applySecurityHeaders(response.headers);
+  if (isPastorPath(new URL(request.url).pathname)) response.headers.set("Cache-Control", PRIVATE_CACHE);
   return response;
 };
 

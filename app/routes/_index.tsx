@@ -1,12 +1,20 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { church, cookieNotice } from "~/content/church";
 import { policyAccepted } from "~/lib/cookie-notice.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ showCookieNotice: !(await policyAccepted(request)) });
+  const accepted = await policyAccepted(request);
+  // The page differs only for visitors who accepted without JavaScript
+  // (cookie); everyone else shares one cacheable copy.
+  return json(
+    { showCookieNotice: !accepted },
+    { headers: accepted ? { "Cache-Control": "private, no-cache", Vary: "Cookie" } : { Vary: "Cookie" } },
+  );
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export default function Home() {
   const { showCookieNotice } = useLoaderData<typeof loader>();

@@ -121,28 +121,6 @@ test.describe("mobile menu at 375 px", () => {
   });
 });
 
-test("with JavaScript the open menu closes on a link click and when the window gets wide", async ({ page }) => {
-  test.skip(test.info().project.name !== "js", "behaviour added by the script");
-  await page.setViewportSize({ width: 375, height: 740 });
-  await page.goto("/kontakt");
-  await page.locator("label.nav-toggle-label").click();
-  const nav = page.getByRole("navigation", { name: "Menu główne" });
-  // An in-page link: the page stays, the menu closes.
-  await page.evaluate(() => {
-    const a = document.querySelector<HTMLAnchorElement>("#site-nav a")!;
-    a.addEventListener("click", (e) => e.preventDefault());
-    a.click();
-  });
-  await expect(page.locator("#nav-toggle")).not.toBeChecked();
-  await expect(nav).toBeHidden();
-  await page.locator("label.nav-toggle-label").click();
-  await expect(page.locator("#nav-toggle")).toBeChecked();
-  await page.setViewportSize({ width: 1100, height: 740 });
-  await expect(page.locator("#nav-toggle")).not.toBeChecked();
-  await page.setViewportSize({ width: 375, height: 740 });
-  await expect(nav).toBeHidden();
-});
-
 test("news: list newest first, article with links opening in a new tab, back arrow", async ({ page }) => {
   await page.goto("/aktualnosci");
   const cards = page.locator(".cards > li");

@@ -1,0 +1,51 @@
+import crypto from "node:crypto";
+import type { EntryContext } from "@remix-run/node";
+
+export const PUBLIC_CACHE = "public, max-age=60, stale-while-revalidate=600";
+export const PRIVATE_CACHE = "private, no-store";
+
+export function isPastorPath(pathname: string) {
+  return pathname === "/strefapastora" || pathname.startsWith("/strefapastora/");
+}
+
+/**
+ * Chooses Cache-Control for a document: the pastor area is never stored,
+ * public pages are shared for a minute; a route may set its own.
+ */
+export function cacheControlFor(request: Request, status: number, headers: Headers): string {
+  if (isPastorPath(new URL(request.url).pathname)) return PRIVATE_CACHE;
+  if (headers.has("Cache-Control")) return headers.get("Cache-Control")!;
+  if (status >= 500 || headers.has("Set-Cookie") || request.method !== "GET") return "no-store";
+  return PUBLIC_CACHE;
+}
+
+/**
+ * A validator computed from what the page is made of (loader data, the build,
+ * the address and the year in the footer), so a conditional request can be
+ * answered 304 before anything is rendered.
+ */
+export function documentEtag(request: Request, status: number, context: EntryContext, extra: string): string {
+  const url = new URL(request.url);
+  const hash = crypto
+    .createHash("sha1")
+    .update(context.manifest.version)
+    .update("\0")
+    .update(url.pathname + url.search)
+    .update("\0")
+    .update(String(status))
+    .update("\0")
+    .update(extra)
+    .update("\0")
+    .update(JSON.stringify(context.staticHandlerContext.loaderData))
+    .digest("base64url")
+    .slice(0, 27);
+  return `W/"${hash}"`;
+}
+
+/** True when If-None-Match names this ETag (weak comparison, as for GET). */
+export function isNotModified(request: Request, etag: string): boolean {
+  const header = request.headers.get("If-None-Match");
+  if (!header) return false;
+  const strip = (t: string) => t.trim().replace(/^W\//, "");
+  return header.split(",").some((t) => t.trim() === "*" || strip(t) === strip(etag));
+}

@@ -1,0 +1,41 @@
+import { expect, test } from "./fixtures";
+
+test("public pages are cacheable for a minute and answer 304 to a matching ETag", async ({ request }) => {
+  for (const path of ["/", "/aktualnosci", "/galeria", "/onas", "/kontakt"]) {
+    const first = await request.get(path);
+    expect(first.status()).toBe(200);
+    expect(first.headers()["cache-control"]).toBe("public, max-age=60, stale-while-revalidate=600");
+    const etag = first.headers()["etag"];
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await request.get(path, { headers: { "If-None-Match": etag } });
+    expect(again.status(), path).toBe(304);
+    expect(await again.body()).toHaveLength(0);
+    const other = await request.get(path, { headers: { "If-None-Match": 'W/"inny"' } });
+    expect(other.status()).toBe(200);
+  }
+});
+
+test("text is compressed and build assets are immutable", async ({ request }) => {
+  const page = await request.get("/aktualnosci", { headers: { "Accept-Encoding": "gzip" } });
+  expect(page.headers()["content-encoding"]).toBe("gzip");
+  const css = (await page.text()).match(/href="(\/build\/[^"]+\.css)"/)?.[1];
+  expect(css).toBeTruthy();
+  const asset = await request.get(css!);
+  expect(asset.headers()["cache-control"]).toMatch(/max-age=31536000.*immutable|immutable.*max-age=31536000/);
+});
+
+test("every document carries the security headers", async ({ request }) => {
+  for (const path of ["/", "/aktualnosci", "/galeria"]) {
+    const res = await request.get(path);
+    const csp = res.headers()["content-security-policy"];
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(res.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers()["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    // The inline script runs under this response's nonce.
+    const nonce = csp.match(/'nonce-([^']+)'/)![1];
+    expect(await res.text()).toContain(`nonce="${nonce}"`);
+  }
+});
