@@ -6,7 +6,8 @@ export default defineConfig({
   esbuild: { jsx: "automatic" },
   test: {
     // Playwright specs live in tests/e2e and are run by Playwright.
-    include: ["tests/unit/**/*.test.{ts,tsx}"],
+    // tests/faults run the built server (npm test builds first).
+    include: ["tests/unit/**/*.test.{ts,tsx}", "tests/faults/**/*.test.ts"],
     setupFiles: ["tests/setup/setup-test-env.ts"],
     pool: "forks",
     testTimeout: 30_000,

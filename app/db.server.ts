@@ -34,6 +34,9 @@ async function connectPostgres(url: string): Promise<Connection & { fresh: boole
     connect_timeout: 5,
     // Idle connections are closed so a stopped server does not wait on them.
     idle_timeout: 20,
+    // The default backoff grows to 20 s between reconnects after an outage;
+    // a short fixed pause lets pages recover within a second of the database.
+    backoff: () => 0.25,
     onnotice: () => {},
   });
   const db = drizzlePostgres(client, { schema });
