@@ -1,14 +1,34 @@
-import sharp from "sharp";
+import fs from "node:fs/promises";
+import sharp, { type Metadata } from "sharp";
 import { type ImageView, LARGE_MAX, allKeys, variantKey, variantWidths } from "./lib/image-variants";
+import { type Storage, reserveUniqueKey, storage } from "./storage.server";
 
 export type { ImageView };
-import { type Storage, storage, uniqueKey } from "./storage.server";
 
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 export const MAX_PIXELS = 50_000_000;
 
+export const IMAGE_MESSAGES = {
+  tooLarge: "Plik jest za duży (maksymalnie 25 MB).",
+  tooManyPixels: "Zdjęcie ma za dużą rozdzielczość (maksymalnie 50 megapikseli).",
+  heic:
+    "Format HEIC nie jest obsługiwany. Wyślij zdjęcie jako JPEG: na iPhonie wybierz Ustawienia → Aparat → Formaty → „Najbardziej zgodne”.",
+  notImage: "To nie jest zdjęcie w formacie JPEG, PNG ani WebP.",
+  broken: "Nie udało się odczytać zdjęcia. Plik może być uszkodzony.",
+} as const;
+
+export type ImageRejectionReason = keyof typeof IMAGE_MESSAGES;
+
 /** An upload that is not a usable photo; the message is shown to the pastor. */
-export class ImageRejected extends Error {}
+export class ImageRejected extends Error {
+  constructor(readonly reason: ImageRejectionReason) {
+    super(IMAGE_MESSAGES[reason]);
+    this.name = "ImageRejected";
+  }
+}
+
+/** The photo's bytes, or the path of a file on local disk (an upload streamed to a temp file). */
+export type ImageInput = Buffer | string;
 
 export interface StoredImage {
   key: string;
@@ -23,43 +43,104 @@ export interface ProcessedImage {
   variants: { width: number; data: Buffer }[];
 }
 
-// A little memory per image; the pipeline handles one photo at a time.
+// A little memory per image: no libvips cache, one thread per photo.
 sharp.cache(false);
 sharp.concurrency(1);
 
-/**
- * Checks that the bytes are a JPEG, PNG or WebP photo of sane size, turns it
- * upright and strips every piece of metadata (GPS included), then renders a
- * large JPEG and WebP variants.
- */
-export async function processImage(input: Buffer): Promise<ProcessedImage> {
-  if (input.length > MAX_UPLOAD_BYTES) {
-    throw new ImageRejected("Plik jest za duży (maksymalnie 25 MB).");
-  }
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+// Decoding a 12 MP photo holds some 40 MB; letting only two run at once keeps
+// a small server's memory flat however many uploads arrive together (the
+// others wait their turn, which costs little time on a server with few CPUs).
+const MAX_PARALLEL = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running < MAX_PARALLEL) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
   try {
+    return await work();
+  } finally {
+    // Hand the slot straight to the next in line, or give it back.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+type Sniffed = "jpeg" | "png" | "webp" | "heif" | null;
+
+const HEIF_BRANDS = new Set(["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "mif2"]);
+const AVIF_BRANDS = new Set(["avif", "avis"]);
+
+/**
+ * The format the first bytes announce. Only these formats are ever handed to
+ * libvips, which would otherwise also parse SVG, TIFF, RAW and more.
+ */
+export function sniffImageFormat(head: Buffer): Sniffed {
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "jpeg";
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "png";
+  if (head.toString("latin1", 0, 4) === "RIFF" && head.toString("latin1", 8, 12) === "WEBP") return "webp";
+  // ISO base media file: [size]["ftyp"][major brand][minor version][compatible brands…]
+  if (head.length >= 12 && head.toString("latin1", 4, 8) === "ftyp") {
+    const boxEnd = Math.min(head.readUInt32BE(0), head.length);
+    const brands = [head.toString("latin1", 8, 12)];
+    for (let at = 16; at + 4 <= boxEnd; at += 4) brands.push(head.toString("latin1", at, at + 4));
+    if (brands.some((b) => AVIF_BRANDS.has(b))) return null;
+    if (brands.some((b) => HEIF_BRANDS.has(b))) return "heif";
+  }
+  return null;
+}
+
+async function sizeAndHead(input: ImageInput): Promise<{ size: number; head: Buffer }> {
+  if (Buffer.isBuffer(input)) return { size: input.length, head: input.subarray(0, 64) };
+  const file = await fs.open(input, "r");
+  try {
+    const { size } = await file.stat();
+    const head = Buffer.alloc(Math.min(64, size));
+    await file.read(head, 0, head.length, 0);
+    return { size, head };
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Checks that the bytes are a JPEG, PNG or WebP photo of sane size (from the
+ * file size and the header only, before anything is decoded), turns it
+ * upright and renders a large JPEG and WebP variants that carry no metadata
+ * at all (no EXIF, no GPS; colours converted to sRGB).
+ */
+export async function processImage(input: ImageInput): Promise<ProcessedImage> {
+  const { size, head } = await sizeAndHead(input);
+  if (size > MAX_UPLOAD_BYTES) throw new ImageRejected("tooLarge");
+  const format = sniffImageFormat(head);
+  if (format === "heif") throw new ImageRejected("heic");
+  if (!format) throw new ImageRejected("notImage");
+
+  let meta: Metadata;
+  try {
+    // Reads the header only; the pixel limit is checked below with a clear message.
     meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
-    throw new ImageRejected("To nie jest obraz JPEG, PNG ani WebP.");
+    throw new ImageRejected("broken");
   }
-  if (meta.format === "heif") {
-    throw new ImageRejected(
-      "Format HEIC nie jest obsługiwany. Na iPhonie wybierz Ustawienia → Aparat → Formaty → „Najbardziej zgodne” albo wyślij zdjęcie jako JPEG.",
-    );
-  }
-  if (!meta.format || !["jpeg", "png", "webp"].includes(meta.format)) {
-    throw new ImageRejected("To nie jest obraz JPEG, PNG ani WebP.");
-  }
-  if (!meta.width || !meta.height || meta.width * meta.height > MAX_PIXELS) {
-    throw new ImageRejected("Zdjęcie ma za dużą rozdzielczość (maksymalnie 50 megapikseli).");
-  }
+  if (meta.format !== format) throw new ImageRejected("notImage");
+  if (!meta.width || !meta.height) throw new ImageRejected("broken");
+  if (meta.width * meta.height > MAX_PIXELS) throw new ImageRejected("tooManyPixels");
 
+  return inTurn(() => render(input));
+}
+
+async function render(input: ImageInput): Promise<ProcessedImage> {
   try {
-    const upright = sharp(input, { limitInputPixels: MAX_PIXELS }).rotate();
-    const { data: large, info } = await upright
-      .clone()
+    // failOn "error": some phones write JPEGs with harmless libjpeg warnings
+    // (extraneous bytes before a marker) that the default would refuse.
+    // No withMetadata/keepExif: sharp's output then carries no metadata.
+    const { data: large, info } = await sharp(input, { limitInputPixels: MAX_PIXELS, failOn: "error" })
+      .autoOrient()
       .resize({ width: LARGE_MAX, height: LARGE_MAX, fit: "inside", withoutEnlargement: true })
       .flatten({ background: "#ffffff" })
+      .toColourspace("srgb")
       .jpeg({ quality: 82, mozjpeg: true })
       .toBuffer({ resolveWithObject: true });
     const variants = [];
@@ -68,21 +149,20 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
       variants.push({ width, data });
     }
     return { width: info.width, height: info.height, large, variants };
-  } catch (error) {
-    if (error instanceof ImageRejected) throw error;
-    throw new ImageRejected("Nie udało się odczytać zdjęcia. Plik może być uszkodzony.");
+  } catch {
+    throw new ImageRejected("broken");
   }
 }
 
 /** Processes a photo and stores all its files under `folder`, with a name not yet used. */
 export async function storeImage(
-  input: Buffer,
+  input: ImageInput,
   originalName: string,
   folder: string,
   store: Storage = storage(),
 ): Promise<StoredImage> {
   const processed = await processImage(input);
-  const key = await uniqueKey(store, folder, originalName, ".jpg");
+  const { key, release } = await reserveUniqueKey(store, folder, originalName, ".jpg");
   const written: string[] = [];
   try {
     for (const v of processed.variants) {
@@ -95,6 +175,8 @@ export async function storeImage(
   } catch (error) {
     await Promise.allSettled(written.map((k) => store.delete(k)));
     throw error;
+  } finally {
+    release();
   }
   return { key, width: processed.width, height: processed.height };
 }
@@ -102,7 +184,6 @@ export async function storeImage(
 export async function deleteImage(image: StoredImage, store: Storage = storage()) {
   await Promise.all(allKeys(image.key, image.width).map((k) => store.delete(k)));
 }
-
 
 export function imageView(image: StoredImage, store: Storage = storage()): ImageView {
   const widths = variantWidths(image.width);

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { text } from "node:stream/consumers";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Storage, diskStorage, isValidKey, safeFileName, uniqueKey } from "~/storage.server";
 
 let root: string;
@@ -11,6 +11,9 @@ let store: Storage;
 beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-disk-"));
   store = diskStorage(root);
+});
+afterEach(async () => {
+  await fs.rm(root, { recursive: true, force: true });
 });
 
 describe("disk storage", () => {
@@ -46,6 +49,15 @@ describe("disk storage", () => {
     expect(await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg")).toBe("f/IMG_0042_1.jpg");
     await store.put("f/IMG_0042_1.jpg", Buffer.from("2"), "image/jpeg");
     expect(await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg")).toBe("f/IMG_0042_2.jpg");
+  });
+
+  it("writes through a hidden folder, so half-written files are never listed or served", async () => {
+    await store.put("a/b.jpg", Buffer.from("x"), "image/jpeg");
+    expect(await fs.readdir(path.join(root, ".tmp"))).toEqual([]);
+    // A file left there by a crash mid-write.
+    await fs.writeFile(path.join(root, ".tmp", "123-456-abc"), "half");
+    expect((await store.list()).map((e) => e.key)).toEqual(["a/b.jpg"]);
+    expect(await store.get(".tmp/123-456-abc")).toBeNull();
   });
 
   it("makes safe names from hostile or Polish file names", () => {

@@ -1,0 +1,110 @@
+// Image pipeline benchmark: time and peak memory to turn phone photos into
+// the stored large JPEG and WebP variants (app/images.server.ts).
+//
+// Run:  npm run bench:images
+//   or  node --import tsx bench/images.mjs
+//
+// Each measurement runs in its own child process, so its peak RSS (the
+// kernel's ru_maxrss) belongs to that measurement alone. The photo is a
+// generated 4000×3000 JPEG with noise, about 5 MB like a phone's.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const WIDTH = 4000;
+const HEIGHT = 3000;
+const CONCURRENT = 5;
+const self = fileURLToPath(import.meta.url);
+
+async function makePhoto(file) {
+  const { default: sharp } = await import("sharp");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
+  <defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#7ab"/><stop offset="1" stop-color="#ecd"/></linearGradient></defs>
+  <rect width="100%" height="100%" fill="url(#s)"/><circle cx="1200" cy="900" r="330" fill="#fd6"/>
+  <path d="M0 2100 Q 1200 1350 2400 2040 T 4000 1800 V 3000 H 0 Z" fill="#486"/></svg>`;
+  const scene = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
+  // Sensor-like noise makes the JPEG as large and as slow to decode as a real photo.
+  const noise = await sharp({
+    create: { width: WIDTH, height: HEIGHT, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 16 } },
+  })
+    .raw()
+    .toBuffer();
+  for (let i = 0; i < scene.length; i++) scene[i] = Math.max(0, Math.min(255, scene[i] + noise[i] - 128));
+  await sharp(scene, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .withMetadata({ orientation: 6 })
+    .toFile(file);
+}
+
+/** In a child: load the pipeline, process `count` copies at once, report. */
+async function child(mode, photo, storeDir) {
+  const { storeImage } = await import("../app/images.server.ts");
+  const { diskStorage } = await import("../app/storage.server.ts");
+  const store = diskStorage(storeDir);
+  const count = mode === "baseline" ? 0 : Number(mode);
+  const started = performance.now();
+  await Promise.all(Array.from({ length: count }, (_, i) => storeImage(photo, `bench-${i}.jpg`, "bench", store)));
+  const ms = performance.now() - started;
+  process.stdout.write(JSON.stringify({ ms, maxRssKb: process.resourceUsage().maxRSS }));
+}
+
+function measure(mode, photo, storeDir, env = {}) {
+  const run = spawnSync(process.execPath, ["--import", "tsx", self, "--child", mode, photo, storeDir], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
+  if (run.status !== 0) throw new Error(`child ${mode} failed:\n${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+async function main() {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-bench-"));
+  try {
+    const photo = path.join(dir, "photo.jpg");
+    await makePhoto(photo);
+    const { size } = await fs.stat(photo);
+    const mb = (kb) => (kb / 1024).toFixed(0);
+
+    const baseline = measure("baseline", photo, path.join(dir, "s0"));
+    const rows = [["modules loaded, nothing processed", "–", mb(baseline.maxRssKb)]];
+    const arenas = process.env.MALLOC_ARENA_MAX;
+    const cases = [
+      ["1 photo", 1, {}],
+      [`${CONCURRENT} photos at once`, CONCURRENT, {}],
+      // glibc gives each libvips thread its own heap; capping the heaps keeps
+      // fragmentation down (set in the server's environment, not from inside Node).
+      ...(arenas ? [] : [[`${CONCURRENT} photos at once, MALLOC_ARENA_MAX=2`, CONCURRENT, { MALLOC_ARENA_MAX: "2" }]]),
+    ];
+    for (const [label, n, env] of cases) {
+      // Three runs each; the fastest time and the lowest peak are the least disturbed by other load.
+      const runs = [1, 2, 3].map((r) => measure(String(n), photo, path.join(dir, `s${rows.length}-${r}`), env));
+      const ms = Math.min(...runs.map((r) => r.ms));
+      const rss = Math.min(...runs.map((r) => r.maxRssKb));
+      rows.push([label, `${(ms / 1000).toFixed(2)} s`, mb(rss)]);
+    }
+
+    console.log(
+      `Photo: ${WIDTH}×${HEIGHT} JPEG (12 MP), ${(size / 1024 / 1024).toFixed(1)} MB, EXIF orientation 6.` +
+        ` Node ${process.version}, ${os.cpus().length} CPUs, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? "4 (default)"}` +
+        `, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? "unset"}.`,
+    );
+    console.log("Each row: best of 3 runs in a fresh process (storeImage to local disk: large JPEG + WebP 480/960/1600).\n");
+    const head = ["case", "time", "peak RSS (MB)"];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+    console.log(line(head));
+    console.log(widths.map((w) => "-".repeat(w)).join("  "));
+    for (const r of rows) console.log(line(r));
+    console.log("\nPeak RSS includes tsx, which compiles the TypeScript here (about 35 MB a built server does not carry).");
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === "--child") {
+  await child(process.argv[3], process.argv[4], process.argv[5]);
+} else {
+  await main();
+}
