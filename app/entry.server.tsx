@@ -10,11 +10,14 @@ import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified, isPastorPa
 import { yearIn } from "./lib/text";
 import { NonceContext } from "./lib/nonce";
 import { applySecurityHeaders, createNonce } from "./security.server";
+import { removeStaleUploads } from "./upload.server";
 
 const ABORT_DELAY = 5_000;
 
 // Connect, migrate and seed at start rather than on the first visit.
 db().catch((error) => console.error("database not ready at start:", error));
+// Temporary upload files left behind by a process that crashed.
+removeStaleUploads().catch((error) => console.error("cleaning temporary uploads failed:", error));
 
 export default function handleRequest(
   request: Request,

@@ -10,6 +10,7 @@ ensureBuild();
 const result = spawnSync(
   process.execPath,
   ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"],
-  { cwd: root, stdio: "inherit", env: { NODE_ENV: "production", ...process.env } },
+  // Fewer malloc arenas keep memory flat while sharp processes photos.
+  { cwd: root, stdio: "inherit", env: { NODE_ENV: "production", MALLOC_ARENA_MAX: "2", ...process.env } },
 );
 process.exit(result.status ?? 1);
