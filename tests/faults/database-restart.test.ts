@@ -64,6 +64,9 @@ describe.runIf(clusterAvailable)("database outage", () => {
     expect(down.status).toBe(503);
     expect(await down.text()).toContain("Serwis chwilowo niedostępny");
     expect((await fetch(`${server.base}/healthz`)).status).toBe(503);
+    const ready = await fetch(`${server.base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ database: "unavailable", storage: "ok" });
 
     mark("starting");
     cluster.start();
@@ -88,6 +91,7 @@ describe.runIf(clusterAvailable)("database outage", () => {
     const afterRecovery = after.filter((s) => s.at > firstOk!.at + 100);
     expect(afterRecovery.length).toBeGreaterThan(0);
     expect(afterRecovery.filter((s) => s.status !== 200)).toEqual([]);
+    expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
     console.log(
       `outage: ${before.length} ok before, ${during.length} during (${during.filter((s) => s.status === 503).length} × 503), ` +
         `recovered ${recovery} ms after the database came back, ${afterRecovery.length} ok after`,

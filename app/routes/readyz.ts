@@ -1,0 +1,29 @@
+import { sql } from "drizzle-orm";
+import { db } from "~/db.server";
+import { applySecurityHeaders } from "~/security.server";
+import { storage } from "~/storage.server";
+
+async function check(fn: () => Promise<unknown>): Promise<"ok" | "unavailable"> {
+  try {
+    await Promise.race([
+      fn(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 3_000).unref()),
+    ]);
+    return "ok";
+  } catch {
+    return "unavailable";
+  }
+}
+
+/** Readiness for a load balancer: the database and the file storage both answer. */
+export async function loader() {
+  const [database, files] = await Promise.all([
+    check(async () => (await db()).execute(sql`select 1`)),
+    // A key that never exists: any answer, even "not found", means reachable.
+    check(() => storage().exists("readyz/probe")),
+  ]);
+  const ready = database === "ok" && files === "ok";
+  const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "no-store" });
+  applySecurityHeaders(headers);
+  return new Response(JSON.stringify({ database, storage: files }), { status: ready ? 200 : 503, headers });
+}
