@@ -6,6 +6,9 @@ const flag = z
   .optional()
   .transform((v) => (v === undefined || v === "" ? undefined : ["1", "true", "yes"].includes(v)));
 
+// An empty variable counts as unset.
+const blankAsUnset = (v: unknown) => (v === "" ? undefined : v);
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -25,11 +28,35 @@ const schema = z
     S3_ENDPOINT: z.string().url().optional(),
     S3_FORCE_PATH_STYLE: flag,
     S3_PUBLIC_URL: z.string().url().optional(),
+    // Comma-separated: the first signs new cookies, the rest are still accepted (rotation).
+    SESSION_SECRET: z.preprocess(blankAsUnset, z.string().optional()),
+    // Set when exactly one reverse proxy in front of the app appends X-Forwarded-For.
+    TRUST_PROXY: flag,
+    ADMIN_EMAIL: z.preprocess(blankAsUnset, z.string().trim().toLowerCase().email().max(254).optional()),
+    ADMIN_PASSWORD: z.preprocess(
+      blankAsUnset,
+      z.string().min(10, "must be at least 10 characters").max(1024).optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     const storage = env.STORAGE ?? (env.S3_BUCKET ? "s3" : "disk");
     if (storage === "s3" && !env.S3_BUCKET) {
       ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE=s3" });
+    }
+    const embedded = !env.DATABASE_URL || env.DATABASE_URL === "memory:";
+    const secrets = env.SESSION_SECRET?.split(",").filter(Boolean) ?? [];
+    if (env.NODE_ENV === "production" && !embedded && secrets.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required in production" });
+    }
+    if (secrets.some((s) => s.length < 32)) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "must be at least 32 characters" });
+    }
+    if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.ADMIN_EMAIL ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"],
+        message: "ADMIN_EMAIL and ADMIN_PASSWORD go together",
+      });
     }
   });
 
@@ -65,6 +92,12 @@ export function readConfig(env: Record<string, string | undefined> = process.env
             publicUrl: e.S3_PUBLIC_URL,
           }
         : { kind: "disk" as const, dir: path.join(dataDir, "uploads") },
+    // Empty: the embedded default keeps a generated secret under DATA_DIR (see session.server.ts).
+    sessionSecrets: e.SESSION_SECRET?.split(",").filter(Boolean) ?? [],
+    trustProxy: e.TRUST_PROXY ?? false,
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
+    // `npm start` without DATABASE_URL: a demo pastor account is made with the database.
+    demoAccount: embedded && e.DATABASE_URL !== "memory:",
   };
 }
 

@@ -86,3 +86,48 @@ export const users = pgTable(
   // E-mail addresses are unique regardless of letter case.
   (t) => [uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`)],
 );
+
+/**
+ * Signed-in sessions. The cookie holds a random id; only its SHA-256 is
+ * stored, so a copy of the database cannot be replayed as a cookie.
+ * Deleting a row ends the session at once (logout, password change).
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Sliding idle expiry, pushed forward as the session is used.
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * Failed sign-in attempts of the last minutes, counted per client IP,
+ * per IP and e-mail, and per e-mail. Shared by every app instance.
+ */
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    id: serial("id").primaryKey(),
+    ip: text("ip").notNull(),
+    // Lower-cased as typed; need not name an existing account.
+    email: text("email").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("login_failures_ip_at_idx").on(t.ip, t.at),
+    index("login_failures_email_at_idx").on(t.email, t.at),
+    index("login_failures_at_idx").on(t.at),
+  ],
+);
+
+/** Client IPs refused sign-in until the given time. */
+export const loginLockouts = pgTable("login_lockouts", {
+  ip: text("ip").primaryKey(),
+  until: timestamp("until", { withTimezone: true }).notNull(),
+});

@@ -1,0 +1,145 @@
+import { hash, verify } from "@node-rs/argon2";
+import { asc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Config } from "~/config.server";
+import { sessions, users } from "~/db/schema";
+import { type Db, withDb } from "~/db.server";
+
+export const PASSWORD_MIN_LENGTH = 10;
+// argon2 cost grows with the input; nobody types more than this.
+export const PASSWORD_MAX_LENGTH = 1024;
+
+export const emailSchema = z.string().trim().toLowerCase().email().max(254);
+export const newPasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Hasło musi mieć co najmniej ${PASSWORD_MIN_LENGTH} znaków.`)
+  .max(PASSWORD_MAX_LENGTH, `Hasło może mieć najwyżej ${PASSWORD_MAX_LENGTH} znaków.`);
+
+export interface User {
+  id: number;
+  email: string;
+}
+
+/** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+// Verified against when the e-mail is unknown, so both cases take as long.
+let dummyHash: Promise<string> | undefined;
+
+function byEmail(email: string) {
+  return eq(sql`lower(${users.email})`, email.trim().toLowerCase());
+}
+
+export async function findUserByEmail(email: string): Promise<User | null> {
+  const [row] = await withDb((db) =>
+    db.select({ id: users.id, email: users.email }).from(users).where(byEmail(email)).limit(1),
+  );
+  return row ?? null;
+}
+
+/**
+ * The user whose e-mail and password match, else null. An unknown e-mail
+ * costs one argon2 verification too, so timing does not tell them apart.
+ */
+export async function verifyLogin({ email, password }: { email: string; password: string }): Promise<User | null> {
+  if (password.length > PASSWORD_MAX_LENGTH) return null;
+  const [row] = await withDb((db) =>
+    db
+      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+      .from(users)
+      .where(byEmail(email))
+      .limit(1),
+  );
+  if (!row) {
+    dummyHash ??= hashPassword(`dummy-${Math.random()}`);
+    await verify(await dummyHash, password).catch(() => false);
+    return null;
+  }
+  const ok = await verify(row.passwordHash, password).catch(() => false);
+  return ok ? { id: row.id, email: row.email } : null;
+}
+
+export class UserExistsError extends Error {
+  constructor(email: string) {
+    super(`Konto ${email} już istnieje.`);
+    this.name = "UserExistsError";
+  }
+}
+
+export async function createUser({ email, password }: { email: string; password: string }): Promise<User> {
+  const normalized = emailSchema.parse(email);
+  const passwordHash = await hashPassword(newPasswordSchema.parse(password));
+  const [row] = await withDb((db) =>
+    db
+      .insert(users)
+      .values({ email: normalized, passwordHash })
+      .onConflictDoNothing()
+      .returning({ id: users.id, email: users.email }),
+  );
+  if (!row) throw new UserExistsError(normalized);
+  return row;
+}
+
+/** Sets a new password and ends every session of that account. */
+export async function setPassword({ email, password }: { email: string; password: string }): Promise<boolean> {
+  const passwordHash = await hashPassword(newPasswordSchema.parse(password));
+  return withDb((db) =>
+    db.transaction(async (tx) => {
+      const [row] = await tx.update(users).set({ passwordHash }).where(byEmail(email)).returning({ id: users.id });
+      if (!row) return false;
+      await tx.delete(sessions).where(eq(sessions.userId, row.id));
+      return true;
+    }),
+  );
+}
+
+/** Removes the account; its sessions go with it (foreign key cascade). */
+export async function removeUser({ email }: { email: string }): Promise<boolean> {
+  const rows = await withDb((db) => db.delete(users).where(byEmail(email)).returning({ id: users.id }));
+  return rows.length > 0;
+}
+
+export async function listUsers(): Promise<{ email: string; createdAt: Date }[]> {
+  return withDb((db) =>
+    db.select({ email: users.email, createdAt: users.createdAt }).from(users).orderBy(asc(users.email)),
+  );
+}
+
+/**
+ * Accounts made at start: ADMIN_EMAIL/ADMIN_PASSWORD when that account does
+ * not exist yet (an existing password is never overwritten); for a new
+ * embedded database without them, a demo pastor with a random password,
+ * printed once because it cannot be shown again.
+ */
+export async function ensureStartupAccounts(db: Db, cfg: Config, { fresh }: { fresh: boolean }) {
+  if (cfg.admin) {
+    const [existing] = await db.select({ id: users.id }).from(users).where(byEmail(cfg.admin.email)).limit(1);
+    if (existing) return;
+    const passwordHash = await hashPassword(cfg.admin.password);
+    const created = await db
+      .insert(users)
+      .values({ email: cfg.admin.email, passwordHash })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (created.length) console.log(`Utworzono konto pastora ${cfg.admin.email} (ADMIN_EMAIL).`);
+    return;
+  }
+  if (fresh && cfg.demoAccount) {
+    const { randomBytes } = await import("node:crypto");
+    const email = "pastor@example.com";
+    const password = randomBytes(12).toString("base64url");
+    await db.insert(users).values({ email, passwordHash: await hashPassword(password) }).onConflictDoNothing();
+    console.log(
+      [
+        "",
+        "Konto demonstracyjne pastora (pokazywane tylko raz):",
+        `  adres e-mail: ${email}`,
+        `  hasło:        ${password}`,
+        "Zmień je poleceniem: npm run pastor -- passwd pastor@example.com",
+        "",
+      ].join("\n"),
+    );
+  }
+}

@@ -1,0 +1,36 @@
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { LOGIN_PATH, requireUser } from "~/auth.server";
+import { PastorBar } from "~/components/pastor";
+import pastorStyles from "~/styles/pastor.css";
+
+export const handle = { hydrate: true };
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  // The panel home alone sends strangers to the login page (SPEC §4).
+  const user = await requireUser(request, { redirectTo: LOGIN_PATH });
+  return json({ email: user.email, csrf: user.csrf }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export default function PastorHome() {
+  const { email } = useLoaderData<typeof loader>();
+  return (
+    <section className="page pastor">
+      <PastorBar email={email} />
+      <h1>Strefa pastora</h1>
+      <ul className="pastor-links">
+        <li>
+          <Link to="/strefapastora/artykuly">lista artykułów</Link>
+        </li>
+        <li>
+          <Link to="/strefapastora/galeria">galeria zborowa</Link>
+        </li>
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,15 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { PANEL_PATH, requireUser } from "~/auth.server";
+import { destroySession } from "~/session.server";
+
+// Signing out is a POST with the session's token (PastorBar); a GET changes nothing.
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return redirect(PANEL_PATH);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireUser(request);
+  return redirect("/", { headers: { "Set-Cookie": await destroySession(request) } });
+}

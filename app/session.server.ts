@@ -1,0 +1,155 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { createCookieSessionStorage, type SessionStorage } from "@remix-run/node";
+import { eq, lt, or } from "drizzle-orm";
+import { clock } from "./clock.server";
+import { config } from "./config.server";
+import { sessions, users } from "./db/schema";
+import { withDb } from "./db.server";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A session unused this long ends (sliding: every use pushes it forward). */
+export const SESSION_IDLE_MS = 14 * DAY_MS;
+/** However active, a session ends this long after sign-in; the cookie lives as long. */
+export const SESSION_MAX_MS = 30 * DAY_MS;
+// The idle expiry is pushed forward at most this often, not on every request.
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  /** Per-session token every pastor-area form sends back (see CsrfInput). */
+  csrf: string;
+}
+
+/**
+ * SESSION_SECRET when set; otherwise (development, tests, the embedded
+ * default) a random secret generated once and kept in DATA_DIR so that
+ * sessions survive a restart. config.server.ts requires SESSION_SECRET in
+ * production with an external database.
+ */
+export function sessionSecrets(): string[] {
+  const cfg = config();
+  if (cfg.sessionSecrets.length) return cfg.sessionSecrets;
+  const file = path.join(cfg.dataDir, "session-secret");
+  const read = () => fs.readFileSync(file, "utf8").trim();
+  try {
+    const existing = read();
+    if (existing.length >= 32) return [existing];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  fs.mkdirSync(cfg.dataDir, { recursive: true });
+  const secret = crypto.randomBytes(32).toString("base64url");
+  try {
+    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    return [secret];
+  } catch (error) {
+    // Another process wrote it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return [read()];
+    throw error;
+  }
+}
+
+let storage: SessionStorage<{ sid: string }> | undefined;
+
+/** The cookie holds only a random session id; the rest lives in the sessions table. */
+export function sessionStorage(): SessionStorage<{ sid: string }> {
+  if (!storage) {
+    const secure = config().isProduction;
+    storage = createCookieSessionStorage<{ sid: string }>({
+      cookie: {
+        // __Host- makes browsers refuse the cookie from a subdomain or without Secure.
+        name: secure ? "__Host-session" : "session",
+        httpOnly: true,
+        sameSite: "lax",
+        secure,
+        path: "/",
+        maxAge: SESSION_MAX_MS / 1000,
+        secrets: sessionSecrets(),
+      },
+    });
+  }
+  return storage;
+}
+
+// Only a hash is stored: a copy of the table does not yield usable cookies.
+const rowId = (sid: string) => crypto.createHash("sha256").update(sid).digest("hex");
+
+/** Derived from the session id, so it needs no storage and dies with the session. */
+function csrfTokenFor(sid: string): string {
+  return crypto.createHmac("sha256", sid).update("csrf").digest("base64url");
+}
+
+async function readSessionId(request: Request): Promise<string | null> {
+  const session = await sessionStorage().getSession(request.headers.get("Cookie"));
+  const sid = session.get("sid");
+  return typeof sid === "string" && /^[A-Za-z0-9_-]{43}$/.test(sid) ? sid : null;
+}
+
+/** Starts a session for the user; returns the Set-Cookie header value. */
+export async function createSession(userId: number): Promise<string> {
+  const sid = crypto.randomBytes(32).toString("base64url");
+  const now = clock.now();
+  await withDb(async (db) => {
+    // Ended sessions are swept here; sign-ins are rare enough.
+    await db
+      .delete(sessions)
+      .where(or(lt(sessions.expiresAt, now), lt(sessions.createdAt, new Date(now.getTime() - SESSION_MAX_MS))));
+    await db
+      .insert(sessions)
+      .values({ id: rowId(sid), userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_IDLE_MS) });
+  });
+  const session = await sessionStorage().getSession();
+  session.set("sid", sid);
+  return sessionStorage().commitSession(session);
+}
+
+/**
+ * The signed-in user of this request, or null. `hadCookie` tells a stale
+ * cookie (revoked or expired session) from none at all.
+ */
+export async function readSession(request: Request): Promise<{ user: SessionUser | null; hadCookie: boolean }> {
+  const sid = await readSessionId(request);
+  if (!sid) return { user: null, hadCookie: false };
+  const now = clock.now();
+  const [row] = await withDb((db) =>
+    db
+      .select({
+        userId: users.id,
+        email: users.email,
+        expiresAt: sessions.expiresAt,
+        createdAt: sessions.createdAt,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.id, rowId(sid)))
+      .limit(1),
+  );
+  if (!row) return { user: null, hadCookie: true };
+  const t = now.getTime();
+  if (row.expiresAt.getTime() <= t || row.createdAt.getTime() + SESSION_MAX_MS <= t) {
+    return { user: null, hadCookie: true };
+  }
+  if (row.expiresAt.getTime() < t + SESSION_IDLE_MS - TOUCH_INTERVAL_MS) {
+    await withDb((db) =>
+      db
+        .update(sessions)
+        .set({ expiresAt: new Date(t + SESSION_IDLE_MS) })
+        .where(eq(sessions.id, rowId(sid))),
+    );
+  }
+  return { user: { id: row.userId, email: row.email, csrf: csrfTokenFor(sid) }, hadCookie: true };
+}
+
+/** Ends this request's session on the server; returns a Set-Cookie header that clears the cookie. */
+export async function destroySession(request: Request): Promise<string> {
+  const sid = await readSessionId(request);
+  if (sid) await withDb((db) => db.delete(sessions).where(eq(sessions.id, rowId(sid))));
+  return clearSessionCookie();
+}
+
+export async function clearSessionCookie(): Promise<string> {
+  return sessionStorage().destroySession(await sessionStorage().getSession());
+}

@@ -1,0 +1,186 @@
+// Every route module of the pastor area, found on disk, refuses anonymous
+// reads and writes and changes nothing: a new route that forgets
+// `await requireUser(request)` fails here.
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { config } from "~/config.server";
+import { db } from "~/db.server";
+import { insertArticle, insertGallery } from "../fixtures";
+import { PASTOR, addPastor, signIn } from "../auth-helpers";
+import { request, resetDatabase, settle } from "../helpers";
+
+const routesDir = path.resolve("app/routes");
+// The one public page of the area.
+const PUBLIC = new Set(["strefapastora.logowanie"]);
+const PANEL_HOME = "strefapastora._index";
+
+interface RouteFile {
+  id: string;
+  file: string;
+}
+
+/** Flat-route modules: files, or folders holding a route.* file. */
+function pastorRoutes(): RouteFile[] {
+  const found: RouteFile[] = [];
+  for (const entry of fs.readdirSync(routesDir, { withFileTypes: true })) {
+    if (!entry.name.startsWith("strefapastora")) continue;
+    if (entry.isDirectory()) {
+      const inner = fs.readdirSync(path.join(routesDir, entry.name)).find((f) => /^route\.[jt]sx?$/.test(f));
+      if (inner) found.push({ id: entry.name, file: path.join(routesDir, entry.name, inner) });
+    } else if (/\.[jt]sx?$/.test(entry.name) && !/\.test\./.test(entry.name)) {
+      found.push({ id: entry.name.replace(/\.[jt]sx?$/, ""), file: path.join(routesDir, entry.name) });
+    }
+  }
+  return found.filter((r) => !PUBLIC.has(r.id)).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+const routes = pastorRoutes();
+const ARTICLE_ID = "1700000000123";
+const GALLERY_TITLE = "Obóz 2025";
+
+/** URL and params for a flat route id; params name the seeded article or gallery. */
+function urlFor(id: string) {
+  const params: Record<string, string> = {};
+  const segments: string[] = [];
+  for (let seg of id.split(".")) {
+    if (seg === "_index" || seg.startsWith("_")) continue;
+    seg = seg.replace(/_$/, "").replace(/^\((.*)\)$/, "$1");
+    if (seg === "$") {
+      params["*"] = "x";
+      segments.push("x");
+    } else if (seg.startsWith("$")) {
+      const name = seg.slice(1);
+      const value = /slug|title|tytul/i.test(name) ? GALLERY_TITLE : ARTICLE_ID;
+      params[name] = value;
+      segments.push(encodeURIComponent(value));
+    } else {
+      segments.push(seg);
+    }
+  }
+  return { path: `/${segments.join("/")}`, params };
+}
+
+/** Everything the database holds, table by table, plus the stored files. */
+async function snapshot() {
+  const d = await db();
+  const tables = (await d.execute(
+    sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+  )) as unknown as { table_name: string }[];
+  const rows = Array.isArray(tables) ? tables : (tables as unknown as { rows: { table_name: string }[] }).rows;
+  const out: Record<string, unknown> = {};
+  for (const { table_name } of rows) {
+    const result = await d.execute(sql.raw(`select * from "${table_name}" order by 1`));
+    out[table_name] = JSON.parse(JSON.stringify(Array.isArray(result) ? result : (result as { rows: unknown[] }).rows));
+  }
+  const storage = config().storage;
+  out.__files = storage.kind === "disk" && fs.existsSync(storage.dir) ? fs.readdirSync(storage.dir, { recursive: true }).sort() : [];
+  return out;
+}
+
+function writeBodies(): { name: string; body: () => BodyInit }[] {
+  const fields = {
+    intent: "delete",
+    id: ARTICLE_ID,
+    title: "Nowa",
+    tytul: "Nowa",
+    header: "Nowy",
+    text: "Treść",
+    description: "Opis",
+    date: "2025-01-01",
+    email: "intruz@example.org",
+    password: "haslo-intruza-123",
+    csrf: "x".repeat(43),
+  };
+  return [
+    { name: "form", body: () => new URLSearchParams(fields) },
+    {
+      name: "multipart",
+      body: () => {
+        const form = new FormData();
+        for (const [k, v] of Object.entries(fields)) form.set(k, v);
+        form.set("image", new Blob([Buffer.from([0xff, 0xd8, 0xff, 0xd9])], { type: "image/jpeg" }), "a.jpg");
+        form.set("images", new Blob([Buffer.from([0xff, 0xd8, 0xff, 0xd9])], { type: "image/jpeg" }), "b.jpg");
+        return form;
+      },
+    },
+    { name: "json", body: () => JSON.stringify(fields) },
+  ];
+}
+
+// Anonymous visitors as browsers send them: a plain page request, a Remix
+// data request (JavaScript on), a stale or forged cookie.
+const visitors: { name: string; headers: Record<string, string>; data?: boolean }[] = [
+  { name: "no cookie", headers: {} },
+  { name: "JS data request", headers: { Accept: "*/*" }, data: true },
+  { name: "forged cookie", headers: { Cookie: "session=eyJzaWQiOiJ4In0%3D.forged" } },
+  { name: "same-site Origin", headers: { Origin: "http://localhost", "Sec-Fetch-Site": "same-origin" } },
+];
+
+beforeAll(async () => {
+  await resetDatabase();
+  await addPastor();
+  await signIn(PASTOR); // someone is signed in elsewhere; their session must not help
+  await insertArticle({ id: ARTICLE_ID, header: "Istniejący" });
+  await insertGallery({ title: GALLERY_TITLE }, [{ name: "1.jpg", key: "galeria/1.jpg" }]);
+});
+
+it("finds the pastor routes on disk", () => {
+  const ids = routes.map((r) => r.id);
+  expect(ids).toContain("strefapastora._index");
+  expect(ids).toContain("strefapastora.wyloguj");
+});
+
+describe.each(routes)("$id", ({ id, file }) => {
+  const { path: url, params } = urlFor(id);
+  const expectedGet = id === PANEL_HOME ? "/strefapastora/logowanie" : "/";
+
+  it("calls requireUser first in its loader and action", () => {
+    const source = fs.readFileSync(file, "utf8");
+    const exported = [...source.matchAll(/export\s+(?:async\s+)?function\s+(loader|action)\s*\(|export\s+const\s+(loader|action)\b[^=]*=\s*(?:async\s*)?\(/g)];
+    expect(exported.map((m) => m[1] ?? m[2])).toContain("loader");
+    for (const match of exported) {
+      // Skip the parameter list (it may hold destructuring braces) to the body.
+      let i = match.index! + match[0].length;
+      for (let depth = 1; depth > 0; i++) {
+        if (source[i] === "(") depth++;
+        else if (source[i] === ")") depth--;
+      }
+      const body = source.slice(source.indexOf("{", i) + 1);
+      const first = body.replace(/^(\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*/, "").split(/;|\n/)[0];
+      expect(first, `${id}: first statement of ${match[1] ?? match[2]}`).toMatch(/\bawait\s+requireUser\(\s*request\b/);
+    }
+  });
+
+  it("refuses anonymous GET and POST with a redirect and changes nothing", async () => {
+    const mod = await import(/* @vite-ignore */ file);
+    expect(typeof mod.loader, `${id} must export a loader that calls requireUser`).toBe("function");
+    const before = await snapshot();
+
+    for (const visitor of visitors) {
+      const getUrl = visitor.data ? `${url}?_data=${encodeURIComponent(`routes/${id}`)}` : url;
+      const res = await settle(() =>
+        mod.loader({ request: request(getUrl, { headers: visitor.headers }), params, context: {} }),
+      );
+      expect(res.status, `GET ${getUrl} (${visitor.name})`).toBe(302);
+      expect(res.headers.get("Location")).toBe(expectedGet);
+
+      if (typeof mod.action !== "function") continue;
+      for (const { name, body } of writeBodies()) {
+        const postUrl = visitor.data ? `${url}?index&_data=${encodeURIComponent(`routes/${id}`)}` : url;
+        const res = await settle(() =>
+          mod.action({
+            request: request(postUrl, { method: "POST", body: body(), headers: visitor.headers }),
+            params,
+            context: {},
+          }),
+        );
+        expect(res.status, `POST ${postUrl} ${name} (${visitor.name})`).toBe(302);
+        expect(["/", "/strefapastora/logowanie"]).toContain(res.headers.get("Location"));
+      }
+    }
+
+    expect(await snapshot()).toEqual(before);
+  });
+});
