@@ -78,6 +78,8 @@ async function init(): Promise<Connection> {
     const { seedDemoContent } = await import("./seed.server");
     await seedDemoContent(conn.db);
   }
+  const { ensureStartupAccounts } = await import("./models/users.server");
+  await ensureStartupAccounts(conn.db, cfg, { fresh: conn.fresh });
   return conn;
 }
 
@@ -130,11 +132,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+// Queries under way, so that shutdown waits for them.
+const activity = { inFlight: 0, last: 0 };
+
 /**
  * Runs a query; an unreachable database becomes a 503 response that the
  * error boundary renders in Polish, instead of a 500 with a stack trace.
  */
 export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  activity.inFlight++;
   try {
     return await fn(await db());
   } catch (error) {
@@ -147,11 +153,28 @@ export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
       });
     }
     throw error;
+  } finally {
+    activity.inFlight--;
+    activity.last = Date.now();
   }
+}
+
+/**
+ * On SIGTERM remix-serve stops accepting connections; the pool is closed once
+ * queries in flight have finished and none started for a moment, so requests
+ * under way complete and the process exits by itself (0). Ten seconds at most.
+ */
+async function drainAndClose() {
+  const deadline = Date.now() + 9_000;
+  setTimeout(() => process.exit(0), 10_000).unref();
+  while (Date.now() < deadline && (activity.inFlight > 0 || Date.now() - activity.last < 300)) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await closeDb();
 }
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {
-    void closeDb();
+    void drainAndClose();
   });
 }
