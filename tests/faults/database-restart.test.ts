@@ -80,21 +80,21 @@ describe.runIf(clusterAvailable)("database outage", () => {
     const before = samples.filter((s) => s.at < stoppedAt);
     const during = samples.filter((s) => s.at >= stoppedAt && s.at < backAt);
     const after = samples.filter((s) => s.at >= backAt);
-    const firstOk = after.find((s) => s.status === 200);
     expect(before.length).toBeGreaterThan(0);
     expect(before.every((s) => s.status === 200)).toBe(true);
     // While down: 503 pages, never a 500 or a dropped connection.
     expect(during.every((s) => s.status === 503 || s.status === 200)).toBe(true);
-    expect(firstOk).toBeDefined();
-    const recovery = firstOk!.at - backAt;
+    expect(after.every((s) => s.status === 503 || s.status === 200)).toBe(true);
+    // Recovered when the last error was answered; nothing fails after that.
+    const lastError = after.filter((s) => s.status !== 200).at(-1);
+    const recovery = (lastError?.at ?? backAt) - backAt;
     expect(recovery).toBeLessThanOrEqual(5_000);
-    const afterRecovery = after.filter((s) => s.at > firstOk!.at + 100);
-    expect(afterRecovery.length).toBeGreaterThan(0);
-    expect(afterRecovery.filter((s) => s.status !== 200)).toEqual([]);
+    const afterRecovery = after.filter((s) => s.at > backAt + recovery);
+    expect(afterRecovery.length).toBeGreaterThan(100);
     expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
     console.log(
       `outage: ${before.length} ok before, ${during.length} during (${during.filter((s) => s.status === 503).length} × 503), ` +
-        `recovered ${recovery} ms after the database came back, ${afterRecovery.length} ok after`,
+        `last error ${recovery} ms after the database came back, ${afterRecovery.length} ok after`,
     );
   }, 90_000);
 });
