@@ -1,0 +1,78 @@
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { CsrfInput } from "./pastor";
+
+/**
+ * A delete button that asks first. With JavaScript the browser's confirm
+ * dialog asks and the form is sent with `confirmed=1`. Without JavaScript
+ * the form is sent without it and the action answers with a confirmation
+ * page (see `ConfirmPage`), so nothing is deleted on the first click.
+ */
+export function ConfirmButton({
+  action,
+  question,
+  children,
+  intent = "delete",
+  className,
+}: {
+  action: string;
+  question: string;
+  children: ReactNode;
+  intent?: string;
+  className?: string;
+}) {
+  return (
+    <Form
+      method="post"
+      action={action}
+      className={className}
+      onSubmit={(event) => {
+        if (!window.confirm(question)) {
+          event.preventDefault();
+          return;
+        }
+        const confirmed = event.currentTarget.elements.namedItem("confirmed") as HTMLInputElement | null;
+        if (confirmed) confirmed.value = "1";
+      }}
+    >
+      <CsrfInput />
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="confirmed" value="" />
+      <button type="submit" className="danger">
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+/** The server-rendered confirmation step used without JavaScript. */
+export function ConfirmPage({
+  action,
+  question,
+  cancelTo,
+  intent = "delete",
+}: {
+  action: string;
+  question: string;
+  cancelTo: string;
+  intent?: string;
+}) {
+  return (
+    <div className="confirm" role="alertdialog" aria-labelledby="confirm-question">
+      <p id="confirm-question">{question}</p>
+      <div className="confirm-actions">
+        <Form method="post" action={action}>
+          <CsrfInput />
+          <input type="hidden" name="intent" value={intent} />
+          <input type="hidden" name="confirmed" value="1" />
+          <button type="submit" className="danger">
+            tak, usuń
+          </button>
+        </Form>
+        <a className="button secondary" href={cancelTo}>
+          anuluj
+        </a>
+      </div>
+    </div>
+  );
+}

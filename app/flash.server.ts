@@ -1,0 +1,31 @@
+import { createCookie, redirect } from "@remix-run/node";
+import { config } from "./config.server";
+
+/**
+ * A one-time message shown after a redirect ("Zapisano artykuł."). It lives
+ * in a short cookie that the next page reads and clears, so it works with
+ * and without JavaScript.
+ */
+const flashCookie = () =>
+  createCookie("flash", {
+    path: "/strefapastora",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config().isProduction,
+    maxAge: 60,
+  });
+
+export async function redirectWithFlash(to: string, message: string, init: ResponseInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await flashCookie().serialize(message.slice(0, 500)));
+  return redirect(to, { ...init, headers });
+}
+
+/** The message left by the previous request, and the header that clears it. */
+export async function readFlash(request: Request): Promise<{ flash: string | null; headers: Headers }> {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  const value = await flashCookie().parse(request.headers.get("Cookie"));
+  if (typeof value !== "string") return { flash: null, headers };
+  headers.append("Set-Cookie", await flashCookie().serialize("", { maxAge: 0 }));
+  return { flash: value, headers };
+}
