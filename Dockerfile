@@ -24,6 +24,7 @@ COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/public ./public
 COPY --chown=node:node package.json ./
 COPY --chown=node:node drizzle ./drizzle
+COPY --chown=node:node server ./server
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
@@ -31,4 +32,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Migrations run inside the server at start (one process owns the database).
-CMD ["node", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"]
+# observe.cjs: JSON request logs and a Polish page for undecodable addresses.
+CMD ["node", "--require", "./server/observe.cjs", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"]

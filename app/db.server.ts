@@ -6,6 +6,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { config } from "./config.server";
 import * as schema from "./db/schema";
+import { logger } from "./logger.server";
 
 /** Both drivers expose the same query builder; PGlite's is typed as this one. */
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -122,14 +123,23 @@ const UNAVAILABLE_CODES = new Set([
   "53300", // too_many_connections
 ]);
 
-/** True when the error means the database cannot be reached, not a bad query. */
-export function isDatabaseUnavailable(error: unknown): boolean {
+function unavailableCode(error: unknown): string | null {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
-    if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
-    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
+    if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return e.code;
+    if (e instanceof AggregateError) {
+      for (const inner of e.errors) {
+        const code = unavailableCode(inner);
+        if (code) return code;
+      }
+    }
     e = e.cause as typeof e;
   }
-  return false;
+  return null;
+}
+
+/** True when the error means the database cannot be reached, not a bad query. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return unavailableCode(error) !== null;
 }
 
 // Queries under way, so that shutdown waits for them.
@@ -145,7 +155,8 @@ export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     return await fn(await db());
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
-      console.error("database unavailable:", (error as Error).message);
+      // Only the code: a failed query's message carries its parameters.
+      logger.warn({ code: unavailableCode(error) }, "database unavailable");
       throw new Response("Baza danych jest chwilowo niedostępna.", {
         status: 503,
         statusText: "Service Unavailable",

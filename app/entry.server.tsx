@@ -10,14 +10,15 @@ import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified, isPastorPa
 import { yearIn } from "./lib/text";
 import { NonceContext } from "./lib/nonce";
 import { applySecurityHeaders, createNonce } from "./security.server";
+import { logger } from "./logger.server";
 import { removeStaleUploads } from "./upload.server";
 
 const ABORT_DELAY = 5_000;
 
 // Connect, migrate and seed at start rather than on the first visit.
-db().catch((error) => console.error("database not ready at start:", error));
+db().catch((error) => logger.error({ err: error }, "database not ready at start"));
 // Temporary upload files left behind by a process that crashed.
-removeStaleUploads().catch((error) => console.error("cleaning temporary uploads failed:", error));
+removeStaleUploads().catch((error) => logger.error({ err: error }, "cleaning temporary uploads failed"));
 
 export default function handleRequest(
   request: Request,
@@ -67,7 +68,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logger.error({ err: error }, "render failed");
         },
       },
     );
@@ -84,5 +85,6 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 export function handleError(error: unknown, { request }: { request: Request }) {
   // Refused requests (404, 405, …) are answers, not faults.
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
-  console.error(error);
+  // The stack stays in the server log; visitors see the Polish error page.
+  logger.error({ err: error, method: request.method, path: new URL(request.url).pathname }, "request failed");
 }

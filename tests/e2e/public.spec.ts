@@ -234,4 +234,8 @@ test("hostile ids and slugs never give a server error", async ({ request }) => {
     const res = await request.get(path, { maxRedirects: 0 });
     expect(res.status(), path).toBeLessThan(500);
   }
+  // An address that cannot be decoded gets a Polish page, not Express's English one.
+  const bad = await request.get("/aktualnosci/%E0%A4%A");
+  expect(bad.status()).toBe(404);
+  expect(await bad.text()).toContain("Nie znaleziono strony");
 });

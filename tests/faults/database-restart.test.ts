@@ -2,7 +2,6 @@
 // is stopped during a load of 20 connections and started again. Pages answer
 // a Polish 503 while it is down and recover by themselves within 5 s.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowConsoleError } from "../helpers";
 import { clusterAvailable, createCluster } from "./cluster";
 import { freePort, type RunningServer, startBuiltServer } from "./server";
 
@@ -44,7 +43,6 @@ async function load(base: string, connections: number, until: () => boolean, sam
 
 describe.runIf(clusterAvailable)("database outage", () => {
   it("answers 503 in Polish while the database is down and recovers within 5 s without a restart", async () => {
-    allowConsoleError();
     const samples: Sample[] = [];
     let done = false;
     const running = load(server.base, 20, () => done, samples);

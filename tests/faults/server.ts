@@ -29,7 +29,7 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zbor-fault-"));
   let log = "";
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+  const child = spawn(process.execPath, ["--require", "./server/observe.cjs", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
