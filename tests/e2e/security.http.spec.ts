@@ -1,0 +1,67 @@
+import { expect, test } from "./fixtures";
+
+const DOCUMENTS = ["/", "/onas", "/aktualnosci", "/aktualnosci/1735000000000", "/galeria", "/kontakt", "/kalendarz", "/strefapastora/logowanie"];
+const OTHER = [
+  "/favicon.ico",
+  "/logo.svg",
+  "/healthz",
+  "/readyz",
+  "/aktualnosci?_data=routes%2Faktualnosci._index",
+  "/nie-ma-takiej-strony",
+  "/strefapastora/artykuly",
+  "/pliki/nie/ma.jpg",
+  "/aktualnosci/%E0%A4%A",
+];
+
+function expectBaseline(headers: Record<string, string>, path: string) {
+  expect(headers["x-content-type-options"], path).toBe("nosniff");
+  expect(headers["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
+  expect(headers["permissions-policy"], path).toContain("camera=()");
+  const csp = headers["content-security-policy"];
+  expect(csp, path).toBeTruthy();
+  expect(csp, path).toContain("frame-ancestors 'none'");
+  expect(headers["content-security-policy-report-only"], path).toBeUndefined();
+}
+
+test("documents: an enforced policy whose nonce is on every script", async ({ request }) => {
+  for (const path of DOCUMENTS) {
+    const res = await request.get(path);
+    const headers = res.headers();
+    expectBaseline(headers, path);
+    const csp = headers["content-security-policy"];
+    for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"]) {
+      expect(csp, path).toContain(directive);
+    }
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    const frames = csp.match(/frame-src ([^;]+)/)?.[1] ?? "";
+    expect(frames.split(" ").every((src) => /^https:\/\/(www|maps|calendar)\.google\.com$/.test(src)), frames).toBe(true);
+    const nonce = csp.match(/'nonce-([^']+)'/)![1];
+    const html = await res.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length, path).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
+  }
+});
+
+test("files, data, redirects and errors carry the same protection", async ({ request }) => {
+  for (const path of OTHER) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    expect(res.status(), path).toBeLessThan(500);
+    expectBaseline(res.headers(), path);
+    expect(res.headers()["x-request-id"], path).toBeTruthy();
+  }
+});
+
+test("stored photos are served as images only", async ({ request }) => {
+  const html = await (await request.get("/galeria")).text();
+  const src = html.match(/src="(\/pliki\/[^"]+)"/)![1];
+  const res = await request.get(src);
+  expect(res.headers()["content-type"]).toMatch(/^image\/(webp|jpeg)$/);
+  expect(res.headers()["x-content-type-options"]).toBe("nosniff");
+  // Nothing outside the upload folder is reachable.
+  for (const path of ["/pliki/../package.json", "/pliki/%2e%2e/%2e%2e/package.json", "/pliki/..%2F..%2Fpackage.json"]) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    expect([302, 404], path).toContain(res.status());
+    expect(await res.text(), path).not.toContain("zbor-wieliczka");
+  }
+});
