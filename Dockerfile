@@ -28,9 +28,9 @@ COPY --chown=node:node server ./server
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
-# /healthz answers 200 only while the database responds.
+# /readyz answers 200 only while the database and the file storage respond.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Migrations run inside the server at start (one process owns the database).
 # observe.cjs: JSON request logs and a Polish page for undecodable addresses.
 CMD ["node", "--require", "./server/observe.cjs", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"]

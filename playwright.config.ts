@@ -43,7 +43,7 @@ export default defineConfig({
   ],
   webServer: {
     command: "node tests/e2e/server.mjs",
-    url: `${baseURL}/healthz`,
+    url: `${baseURL}/readyz`,
     env: { E2E_PORT: String(port) },
     timeout: 120_000,
     reuseExistingServer: false,

@@ -47,7 +47,7 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
-      if ((await fetch(`${base}/healthz`)).status < 500) break;
+      if ((await fetch(`${base}/readyz`)).status < 500) break;
     } catch {}
     if (i > 300) throw new Error(`server did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 100));
