@@ -1,6 +1,0 @@
-import { createContext, useContext } from "react";
-
-/** The per-request CSP nonce; empty in the browser, where it is not needed. */
-export const NonceContext = createContext("");
-
-export const useNonce = () => useContext(NonceContext);
