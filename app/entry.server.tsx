@@ -8,7 +8,8 @@ import { church } from "./content/church";
 import { db } from "./db.server";
 import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified, isPastorPath } from "./http-cache.server";
 import { yearIn } from "./lib/text";
-import { NonceContext } from "./lib/nonce";
+import { siteCss } from "./inline-css.server";
+import { DocumentContext } from "./lib/document-context";
 import { applySecurityHeaders, createNonce } from "./security.server";
 import { logger } from "./logger.server";
 import { removeStaleUploads } from "./upload.server";
@@ -45,9 +46,9 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <NonceContext.Provider value={nonce}>
+      <DocumentContext.Provider value={{ nonce, inlineCss: siteCss() }}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </NonceContext.Provider>,
+      </DocumentContext.Provider>,
       {
         nonce,
         [readyEvent]() {

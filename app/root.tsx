@@ -13,15 +13,20 @@ import {
 import type { ReactNode } from "react";
 import { SiteFooter, SiteHeader } from "~/components/layout";
 import { church } from "~/content/church";
-import { useNonce } from "~/lib/nonce";
+import { useInlineCss, useNonce } from "~/lib/document-context";
 import { HEAD_SCRIPT, PUBLIC_SCRIPT } from "~/lib/public-script";
 import styles from "~/styles/app.css";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: styles },
-  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
-  { rel: "icon", href: "/logo.svg", type: "image/svg+xml" },
-];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+function Icons() {
+  return (
+    <>
+      <link rel="icon" href="/favicon.ico" sizes="32x32" />
+      <link rel="icon" href="/logo.svg" type="image/svg+xml" />
+    </>
+  );
+}
 
 export const meta: MetaFunction = () => [
   { title: church.name },
@@ -40,6 +45,7 @@ function useHydrate() {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const hydrate = useHydrate();
+  const inlineCss = useInlineCss();
   const { pathname } = useLocation();
   return (
     <html lang="pl">
@@ -47,7 +53,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        {/* Public pages carry their small stylesheet inline: no render-blocking request. */}
+        {!hydrate && inlineCss ? <style dangerouslySetInnerHTML={{ __html: inlineCss }} /> : <Links />}
+        <Icons />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
       </head>
       <body>
