@@ -1,0 +1,69 @@
+// `npm run backup -- <file>`: one archive (tar.gz) with every table of the
+// configured database and every stored file, plus a manifest of checksums.
+// Uses the same configuration as the app (DATABASE_URL or the embedded
+// database under DATA_DIR; disk or S3 storage). See app/backup.server.ts.
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { BackupError, FILES, ROWS, TABLES, createBackup, openDatabase, plural, portAnswers } from "~/backup.server";
+import { config } from "~/config.server";
+import { storage } from "~/storage.server";
+
+export interface Io {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+const USAGE = "Użycie: npm run backup -- <plik.tar.gz>";
+
+export async function main(args: string[], io: Io): Promise<number> {
+  const out = (line: string) => io.stdout.write(`${line}\n`);
+  const fail = (line: string) => (io.stderr.write(`${line}\n`), 1);
+  if (args.length !== 1 || args[0].startsWith("-")) return fail(USAGE);
+  // npm runs scripts from the project folder; a relative name means the caller's folder.
+  const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), args[0]);
+
+  const cfg = config();
+  if (cfg.database.kind === "pglite") {
+    if (!cfg.database.dir) return fail("DATABASE_URL=memory: to baza tymczasowa; nie ma czego kopiować.");
+    // The embedded database may be opened by one process only.
+    if (await portAnswers(cfg.port)) {
+      return fail(
+        `Serwer działa na porcie ${cfg.port} i używa wbudowanej bazy danych; zatrzymaj go przed kopią ` +
+          `(the server is running on port ${cfg.port} with the embedded database: stop it first).`,
+      );
+    }
+    if (!fs.existsSync(path.join(cfg.database.dir, "PG_VERSION"))) {
+      return fail(`Nie ma wbudowanej bazy danych w ${cfg.database.dir} (sprawdź DATA_DIR albo DATABASE_URL).`);
+    }
+  }
+
+  const store = storage();
+  const conn = await openDatabase(cfg.database);
+  try {
+    const { manifest, skipped } = await createBackup({ db: conn.db, storage: store, file, log: out });
+    const rows = manifest.tables.reduce((sum, t) => sum + t.rows, 0);
+    const bytes = manifest.files.reduce((sum, f) => sum + f.size, 0);
+    for (const key of skipped) io.stderr.write(`Pominięto plik ${key} (niepoprawna nazwa albo usunięty w trakcie kopii).\n`);
+    out(
+      `Zapisano kopię ${file}: ${plural(manifest.tables.length, TABLES)}, ${plural(rows, ROWS)}, ` +
+        `${plural(manifest.files.length, FILES)} (${(bytes / 1024 / 1024).toFixed(1)} MB), migracja ${manifest.migration.tag}.`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof BackupError) return fail(error.message);
+    throw error;
+  } finally {
+    await conn.close();
+    await (store as { close?: () => Promise<void> }).close?.();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2), process)
+    .catch((error) => {
+      console.error(error instanceof Error && error.message.startsWith("Invalid configuration") ? error.message : error);
+      return 1;
+    })
+    .then((code) => process.exit(code));
+}
