@@ -1,20 +1,23 @@
 import type { ImageView } from "~/lib/image-variants";
 
 /**
- * A responsive photo. Images above the fold load eagerly; everything else
- * lazily and decoded off the main thread. Width and height reserve space.
+ * A responsive photo. Images above the fold load eagerly (the first one,
+ * likely the largest paint, with high priority); everything else lazily and
+ * decoded off the main thread. Width and height reserve space.
  */
 export function Photo({
   image,
   alt,
   sizes,
   eager = false,
+  priority = false,
   className,
 }: {
   image: ImageView;
   alt: string;
   sizes: string;
   eager?: boolean;
+  priority?: boolean;
   className?: string;
 }) {
   return (
@@ -26,8 +29,10 @@ export function Photo({
       width={image.width}
       height={image.height}
       alt={alt}
-      loading={eager ? "eager" : "lazy"}
-      decoding={eager ? "auto" : "async"}
+      loading={eager || priority ? "eager" : "lazy"}
+      // Lower case: React 18 passes it through as an attribute.
+      {...(priority ? { fetchpriority: "high" } : {})}
+      decoding={eager || priority ? "auto" : "async"}
     />
   );
 }

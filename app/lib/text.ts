@@ -40,3 +40,12 @@ export function splitLinks(text: string): TextPart[] {
 export function galleryPath(title: string): string {
   return `/galeria/${encodeURIComponent(title)}`;
 }
+
+/** A search-result description: the start of a text, on one line, at most ~155 characters. */
+export function describe(text: string, max = 155): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}

@@ -25,7 +25,7 @@ export default function News() {
                   image={a.image}
                   alt=""
                   sizes="(min-width: 1050px) 33vw, (min-width: 700px) 50vw, 100vw"
-                  eager={i === 0}
+                  priority={i === 0}
                 />
               ) : null}
               <p className="date">{displayDate(a.date)}</p>

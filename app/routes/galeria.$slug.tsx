@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { Photo } from "~/components/picture";
 import { church } from "~/content/church";
-import { displayDate } from "~/lib/text";
+import { describe, displayDate } from "~/lib/text";
 import { getGalleryByTitle, titleFromSlug } from "~/models/galleries.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -15,9 +15,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ gallery });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.gallery.title} – ${church.name}` : church.name },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        // The site's title, as the specification has it; only articles add theirs.
+        { title: church.name },
+        { name: "description", content: describe(data.gallery.description || `Galeria zdjęć: ${data.gallery.title}`) },
+      ]
+    : [{ title: church.name }];
 
 export default function Gallery() {
   const { gallery } = useLoaderData<typeof loader>();

@@ -25,7 +25,7 @@ export default function Galleries() {
                   image={g.cover}
                   alt=""
                   sizes="(min-width: 1050px) 33vw, (min-width: 700px) 50vw, 100vw"
-                  eager={i === 0}
+                  priority={i === 0}
                 />
               ) : (
                 <img className="card-image" src="/domyslna-okladka.svg" alt="" width={480} height={320} />

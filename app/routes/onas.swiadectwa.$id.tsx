@@ -3,6 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { church } from "~/content/church";
+import { describe } from "~/lib/text";
 
 export function loader({ params }: LoaderFunctionArgs) {
   const testimony = church.testimonies.find((t) => String(t.id) === params.id);
@@ -10,9 +11,13 @@ export function loader({ params }: LoaderFunctionArgs) {
   return json({ testimony });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Świadectwo: ${data.testimony.name} – ${church.name}` : church.name },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        { title: church.name },
+        { name: "description", content: describe(data.testimony.content) },
+      ]
+    : [{ title: church.name }];
 
 export default function TestimonyPage() {
   const { testimony } = useLoaderData<typeof loader>();
