@@ -1,7 +1,19 @@
 import { desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { clock } from "~/clock.server";
 import { articles } from "~/db/schema";
 import { withDb } from "~/db.server";
-import { type ImageView, imageView } from "~/images.server";
+import {
+  type ImageInput,
+  ImageRejected,
+  type ImageView,
+  type StoredImage,
+  deleteImage,
+  imageView,
+  storeImage,
+} from "~/images.server";
+import { logger } from "~/logger.server";
+import { type Storage, storage } from "~/storage.server";
 
 export const EXCERPT_LENGTH = 180;
 
@@ -84,4 +96,326 @@ export async function getArticle(id: string): Promise<ArticleDetail | null> {
       .limit(1),
   );
   return row ? { id: row.id, header: row.header, text: row.text, date: row.date, image: toImage(row) } : null;
+}
+
+// ---------------------------------------------------------------------------
+// Writing articles (the pastor area). Routes only read the request and call
+// these functions: the rules of SPEC §4/§5 and the order of storage and
+// database writes live here, so tests exercise them without HTTP.
+// ---------------------------------------------------------------------------
+
+export const HEADER_MAX = 300;
+export const TEXT_MAX = 100_000;
+/** Storage folder of article photos (the original split root/'images/' by add/edit; one folder is enough). */
+export const ARTICLE_IMAGE_FOLDER = "aktualnosci";
+
+export const ARTICLE_MESSAGES = {
+  missing: "Wypełnij wszystkie pola",
+  blankEdit: "Tytuł i treść nie mogą być puste!",
+  noNewImage: "Jeśli chcesz zmienić zdjęcie, wybierz zdjęcie!",
+  badDate: "Podaj poprawną datę.",
+  badCharacters: "Tekst zawiera nieprawidłowe znaki. Wpisz go ponownie.",
+  headerTooLong: `Nagłówek może mieć najwyżej ${HEADER_MAX} znaków.`,
+  textTooLong: "Treść może mieć najwyżej 100 000 znaków.",
+  storageFailed: "Nie udało się zapisać zdjęcia. Spróbuj ponownie.",
+  saveFailed: "Nie udało się zapisać artykułu. Spróbuj ponownie.",
+  notFound: "nie ma takiego dokumentu",
+} as const;
+
+export type ArticleField = "header" | "text" | "date" | "image";
+
+export type SaveResult =
+  | { ok: true; id: string }
+  | { ok: false; status: 400 | 404 | 413 | 500 | 503; message: string; fields?: ArticleField[] };
+
+export type DeleteResult = { ok: true; header: string } | { ok: false; status: 404; message: string };
+
+/** A photo sent with the form: a temporary file (or bytes) and the name the browser gave it. */
+export interface ArticleImageUpload {
+  input: ImageInput;
+  name: string;
+}
+
+// Control characters other than tab and newline never belong in an article
+// (a paste from a word processor may bring some); browsers send line
+// breaks as CRLF. NUL (which Postgres refuses) and U+FFFD (what bytes that
+// are not UTF-8 decode to) mean the text was not typed: refused, not stored.
+const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+const NOT_TYPED = /[\u0000\uFFFD]/;
+
+/** A form value as stored: text only, `\n` line breaks, no stray control characters, trimmed. */
+export function cleanFormText(value: unknown): string {
+  if (typeof value !== "string") return "";
+  return value.replace(/\r\n?/g, "\n").replace(CONTROL, "").trim();
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar day written as YYYY-MM-DD (what a date input sends). */
+export function isIsoDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return y >= 1900 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+const formText = z
+  .unknown()
+  .transform(cleanFormText)
+  .refine((v) => !NOT_TYPED.test(v), ARTICLE_MESSAGES.badCharacters);
+const isoDate = z.string().refine(isIsoDate, ARTICLE_MESSAGES.badDate);
+
+/** The add form: every field required ('Wypełnij wszystkie pola'); the photo is checked beside it. */
+export const newArticleSchema = z.object({
+  header: formText.pipe(z.string().min(1, ARTICLE_MESSAGES.missing).max(HEADER_MAX, ARTICLE_MESSAGES.headerTooLong)),
+  text: formText.pipe(z.string().min(1, ARTICLE_MESSAGES.missing).max(TEXT_MAX, ARTICLE_MESSAGES.textTooLong)),
+  date: formText.pipe(z.string().min(1, ARTICLE_MESSAGES.missing).pipe(isoDate)),
+});
+
+/**
+ * The edit form. An empty date keeps the stored one: a date input cannot
+ * show a legacy date such as '12 września 2020, sobota', and such a date
+ * must survive an edit that does not set a new one.
+ */
+export const articleEditSchema = z.object({
+  header: formText.pipe(z.string().min(1, ARTICLE_MESSAGES.blankEdit).max(HEADER_MAX, ARTICLE_MESSAGES.headerTooLong)),
+  text: formText.pipe(z.string().min(1, ARTICLE_MESSAGES.blankEdit).max(TEXT_MAX, ARTICLE_MESSAGES.textTooLong)),
+  date: formText.pipe(z.union([z.literal(""), isoDate])),
+  changeImage: z.unknown().transform((v) => v === true || v === "1" || v === "on"),
+});
+
+const isArticleField = (v: unknown): v is ArticleField => v === "header" || v === "text" || v === "date" || v === "image";
+
+/**
+ * One message for the whole form, as the original's alerts; a missing field
+ * outranks a malformed one. `fields` names every input the message is about.
+ */
+function refusal(
+  error: z.ZodError | null,
+  preferred: string,
+  extra: ArticleField[] = [],
+): Extract<SaveResult, { ok: false }> {
+  const issues = error?.issues ?? [];
+  const message = issues.some((i) => i.message === preferred) || !issues.length ? preferred : issues[0].message;
+  const fields = [...issues.filter((i) => i.message === message).map((i) => i.path[0]), ...(message === preferred ? extra : [])];
+  return { ok: false, status: 400, message, fields: fields.filter(isArticleField) };
+}
+
+/** Stores the photo; a refusal or a storage failure becomes the message the form shows. */
+async function storeArticleImage(
+  upload: ArticleImageUpload,
+  store: Storage,
+): Promise<{ ok: true; image: StoredImage } | Extract<SaveResult, { ok: false }>> {
+  try {
+    return { ok: true, image: await storeImage(upload.input, upload.name, ARTICLE_IMAGE_FOLDER, store) };
+  } catch (error) {
+    if (error instanceof ImageRejected) {
+      return { ok: false, status: error.reason === "tooLarge" ? 413 : 400, message: error.message, fields: ["image"] };
+    }
+    logger.error({ err: error }, "storing an article photo failed");
+    return { ok: false, status: 503, message: ARTICLE_MESSAGES.storageFailed, fields: ["image"] };
+  }
+}
+
+/** A failed row write: the database is unreachable (withDb's 503) or refused it. */
+function rowWriteFailed(error: unknown): Extract<SaveResult, { ok: false }> {
+  if (error instanceof Response && error.status === 503) {
+    return { ok: false, status: 503, message: ARTICLE_MESSAGES.saveFailed };
+  }
+  logger.error({ err: error }, "writing an article failed");
+  return { ok: false, status: 500, message: ARTICLE_MESSAGES.saveFailed };
+}
+
+/**
+ * Removes a photo's files once no article points to them any more. Runs
+ * after the database change has committed; a failure leaves unused files
+ * behind (logged), never a row without its files.
+ */
+async function removeImageFiles(image: StoredImage, store: Storage) {
+  try {
+    const [stillUsed] = await withDb((db) =>
+      db.select({ id: articles.id }).from(articles).where(eq(articles.imageKey, image.key)).limit(1),
+    );
+    if (stillUsed) return;
+    await deleteImage(image, store);
+  } catch (error) {
+    logger.error({ err: error, key: image.key }, "removing an article photo failed");
+  }
+}
+
+/** Removes a photo stored for a save that did not happen (no row can point to its new key). */
+async function discardImage(image: StoredImage, store: Storage) {
+  try {
+    await deleteImage(image, store);
+  } catch (error) {
+    logger.error({ err: error, key: image.key }, "removing an unsaved article photo failed");
+  }
+}
+
+const storedImageOf = (row: { imageKey: string | null; imageWidth: number | null; imageHeight: number | null }) =>
+  row.imageKey && row.imageWidth && row.imageHeight
+    ? { key: row.imageKey, width: row.imageWidth, height: row.imageHeight }
+    : null;
+
+// Tries per save before giving up on finding a free id; only many saves in
+// the same few milliseconds would need more than one.
+const MAX_ID_TRIES = 1000;
+
+/**
+ * Adds an article. The photo is stored first, then the row is written with
+ * id = the creation time in ms (the next free millisecond when another save
+ * took it). If the row cannot be written, the stored files are removed.
+ */
+export async function createArticle(
+  input: { header?: unknown; text?: unknown; date?: unknown; image?: ArticleImageUpload | null },
+  { store = storage() }: { store?: Storage } = {},
+): Promise<SaveResult> {
+  const parsed = newArticleSchema.safeParse(input);
+  const noImage: ArticleField[] = input.image ? [] : ["image"];
+  if (!parsed.success) return refusal(parsed.error, ARTICLE_MESSAGES.missing, noImage);
+  if (!input.image) return refusal(null, ARTICLE_MESSAGES.missing, noImage);
+
+  const stored = await storeArticleImage(input.image, store);
+  if (!stored.ok) return stored;
+  const { image } = stored;
+
+  try {
+    const base = clock.now().getTime();
+    for (let n = 0; n < MAX_ID_TRIES; n++) {
+      const id = String(base + n);
+      const inserted = await withDb((db) =>
+        db
+          .insert(articles)
+          .values({
+            id,
+            ...parsed.data,
+            imageKey: image.key,
+            imageWidth: image.width,
+            imageHeight: image.height,
+          })
+          .onConflictDoNothing({ target: articles.id })
+          .returning({ id: articles.id }),
+      );
+      if (inserted.length) return { ok: true, id };
+    }
+    throw new Error("no free article id");
+  } catch (error) {
+    await discardImage(image, store);
+    return rowWriteFailed(error);
+  }
+}
+
+/**
+ * Saves an edit. Header, text and date change; the photo is replaced only
+ * when `changeImage` is ticked and a photo is sent. The new photo is stored
+ * before the row changes; the old one's files are removed after the change
+ * has committed.
+ */
+export async function updateArticle(
+  input: {
+    id: string;
+    header?: unknown;
+    text?: unknown;
+    date?: unknown;
+    changeImage?: unknown;
+    image?: ArticleImageUpload | null;
+  },
+  { store = storage() }: { store?: Storage } = {},
+): Promise<SaveResult> {
+  const notFound: SaveResult = { ok: false, status: 404, message: ARTICLE_MESSAGES.notFound };
+  if (!isArticleId(input.id)) return notFound;
+  const parsed = articleEditSchema.safeParse(input);
+  if (!parsed.success) return refusal(parsed.error, ARTICLE_MESSAGES.blankEdit);
+  const { header, text, date, changeImage } = parsed.data;
+  if (changeImage && !input.image) {
+    return { ok: false, status: 400, message: ARTICLE_MESSAGES.noNewImage, fields: ["image"] };
+  }
+
+  let current;
+  try {
+    [current] = await withDb((db) =>
+      db.select({ id: articles.id }).from(articles).where(eq(articles.id, input.id)).limit(1),
+    );
+  } catch (error) {
+    return rowWriteFailed(error);
+  }
+  if (!current) return notFound;
+
+  let newImage: StoredImage | null = null;
+  if (changeImage && input.image) {
+    const stored = await storeArticleImage(input.image, store);
+    if (!stored.ok) return stored;
+    newImage = stored.image;
+  }
+
+  let replaced: { found: boolean; old: StoredImage | null };
+  try {
+    replaced = await withDb((db) =>
+      db.transaction(async (tx) => {
+        // Locked, so two edits replacing the photo at once each remove the file they replaced.
+        const [row] = await tx
+          .select({ imageKey: articles.imageKey, imageWidth: articles.imageWidth, imageHeight: articles.imageHeight })
+          .from(articles)
+          .where(eq(articles.id, input.id))
+          .for("update");
+        if (!row) return { found: false, old: null };
+        await tx
+          .update(articles)
+          .set({
+            header,
+            text,
+            ...(date ? { date } : {}),
+            ...(newImage ? { imageKey: newImage.key, imageWidth: newImage.width, imageHeight: newImage.height } : {}),
+          })
+          .where(eq(articles.id, input.id));
+        return { found: true, old: newImage ? storedImageOf(row) : null };
+      }),
+    );
+  } catch (error) {
+    if (newImage) await discardImage(newImage, store);
+    return rowWriteFailed(error);
+  }
+  if (!replaced.found) {
+    if (newImage) await discardImage(newImage, store);
+    return notFound;
+  }
+  // Committed: only now may the replaced photo go.
+  if (replaced.old) await removeImageFiles(replaced.old, store);
+  return { ok: true, id: input.id };
+}
+
+/** Deletes an article; its photo's files go once the row is gone. */
+export async function deleteArticle(
+  { id }: { id: string },
+  { store = storage() }: { store?: Storage } = {},
+): Promise<DeleteResult> {
+  const notFound: DeleteResult = { ok: false, status: 404, message: ARTICLE_MESSAGES.notFound };
+  if (!isArticleId(id)) return notFound;
+  const [row] = await withDb((db) =>
+    db.delete(articles).where(eq(articles.id, id)).returning({
+      header: articles.header,
+      imageKey: articles.imageKey,
+      imageWidth: articles.imageWidth,
+      imageHeight: articles.imageHeight,
+    }),
+  );
+  if (!row) return notFound;
+  const image = storedImageOf(row);
+  if (image) await removeImageFiles(image, store);
+  return { ok: true, header: row.header };
+}
+
+/** The header alone, for the delete question. */
+export async function getArticleHeader(id: string): Promise<string | null> {
+  if (!isArticleId(id)) return null;
+  const [row] = await withDb((db) =>
+    db.select({ header: articles.header }).from(articles).where(eq(articles.id, id)).limit(1),
+  );
+  return row?.header ?? null;
+}
+
+/** The delete confirmation of SPEC §5. */
+export function deleteQuestion(header: string): string {
+  return `Czy napewno usunąć kartę "${header}"?`;
 }

@@ -18,7 +18,10 @@ test("public pages are cacheable for a minute and answer 304 to a matching ETag"
 test("text is compressed and build assets are immutable", async ({ request }) => {
   const page = await request.get("/aktualnosci", { headers: { "Accept-Encoding": "gzip" } });
   expect(page.headers()["content-encoding"]).toBe("gzip");
-  const css = (await page.text()).match(/href="(\/build\/[^"]+\.css)"/)?.[1];
+  // Public pages inline their stylesheet; the pastor area links the built file.
+  expect(await page.text()).toMatch(/<style>:root\{/);
+  const login = await (await request.get("/strefapastora/logowanie")).text();
+  const css = login.match(/href="(\/build\/[^"]+\.css)"/)?.[1];
   expect(css).toBeTruthy();
   const asset = await request.get(css!);
   expect(asset.headers()["cache-control"]).toMatch(/max-age=31536000.*immutable|immutable.*max-age=31536000/);

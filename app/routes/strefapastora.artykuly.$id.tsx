@@ -1,0 +1,75 @@
+import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useActionData, useLoaderData, useParams } from "@remix-run/react";
+import { requireUser } from "~/auth.server";
+import { ArticleView } from "~/components/article-view";
+import { ConfirmPage } from "~/components/confirm";
+import { FormError } from "~/components/forms";
+import { redirectWithFlash } from "~/flash.server";
+import { ARTICLE_MESSAGES, deleteArticle, deleteQuestion, getArticle, getArticleHeader } from "~/models/articles.server";
+import { UPLOAD_MESSAGES } from "~/upload.server";
+import pastorStyles from "~/styles/pastor.css";
+
+export const handle = { hydrate: true };
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const article = await getArticle(params.id ?? "");
+  return json({ csrf: user.csrf, article }, { status: article ? 200 : 404 });
+}
+
+// A delete form carries three short fields; anything much bigger is not one.
+const MAX_FORM_BYTES = 64 * 1024;
+
+/**
+ * Deleting (the 'usuń' button of the list posts here). With JavaScript the
+ * browser has asked already (confirmed=1); without it the first post only
+ * answers with the question, rendered by the server.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireUser(request);
+  const id = params.id ?? "";
+  if (Number(request.headers.get("Content-Length")) > MAX_FORM_BYTES) {
+    return json({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
+  }
+  const form = await request.formData().catch(() => null);
+  if (!form || form.get("intent") !== "delete") return json({ error: UPLOAD_MESSAGES.malformed }, { status: 400 });
+
+  if (form.get("confirmed") !== "1") {
+    const header = await getArticleHeader(id);
+    if (header === null) return json({ error: ARTICLE_MESSAGES.notFound }, { status: 404 });
+    return json({ confirm: deleteQuestion(header) });
+  }
+  const result = await deleteArticle({ id });
+  if (!result.ok) return json({ error: result.message }, { status: result.status });
+  return redirectWithFlash("/strefapastora/artykuly", "Usunięto artykuł.");
+}
+
+export default function PastorArticle() {
+  const { article } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const { id = "" } = useParams();
+  return (
+    <>
+      {result && "confirm" in result ? (
+        <div className="page article">
+          <ConfirmPage
+            action={`/strefapastora/artykuly/${encodeURIComponent(id)}`}
+            question={result.confirm}
+            cancelTo="/strefapastora/artykuly"
+          />
+        </div>
+      ) : null}
+      {result && "error" in result && article ? (
+        <div className="page article">
+          <FormError message={result.error} />
+        </div>
+      ) : null}
+      <ArticleView article={article} backTo="/strefapastora/artykuly" />
+    </>
+  );
+}

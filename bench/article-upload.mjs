@@ -1,0 +1,155 @@
+// Server memory while the pastor's photos arrive: peak RSS of the built
+// server while 5 uploads of a 12-megapixel JPEG to /strefapastora/artykuly/dodaj
+// run at once (bench/images.mjs measures the pipeline alone, in-process).
+//
+// Run (after `npx remix build`, with Postgres at TEST_DATABASE_URL or the
+// local test server):   node bench/article-upload.mjs
+//
+// The server is started as bench/lib.mjs does, signed in to through the
+// login form with ADMIN_EMAIL/ADMIN_PASSWORD (defaults below when unset),
+// and its peak resident set is read from VmHWM in /proc/<pid>/status.
+// Each configuration gets a fresh server so that its peak is its own.
+import fs from "node:fs";
+import os from "node:os";
+import sharp from "sharp";
+import { startServer } from "./lib.mjs";
+
+const WIDTH = 4000;
+const HEIGHT = 3000;
+const CONCURRENT = 5;
+const ROUNDS = 2;
+const ADMIN_EMAIL = process.env.ADMIN_EMAIL ?? "bench@example.org";
+const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? "bench-haslo-12345";
+
+/** A phone-like 12 MP JPEG: a scene with sensor noise, so it is as large and slow to decode as a real one. */
+async function makePhoto() {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
+  <defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#7ab"/><stop offset="1" stop-color="#ecd"/></linearGradient></defs>
+  <rect width="100%" height="100%" fill="url(#s)"/><circle cx="1200" cy="900" r="330" fill="#fd6"/>
+  <path d="M0 2100 Q 1200 1350 2400 2040 T 4000 1800 V 3000 H 0 Z" fill="#486"/></svg>`;
+  const scene = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
+  const noise = await sharp({
+    create: { width: WIDTH, height: HEIGHT, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 16 } },
+  })
+    .raw()
+    .toBuffer();
+  for (let i = 0; i < scene.length; i++) scene[i] = Math.max(0, Math.min(255, scene[i] + noise[i] - 128));
+  return sharp(scene, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+}
+
+/** VmHWM (peak) and VmRSS (now) of a process, in MB. */
+function memory(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+  return { peakMb: kb("VmHWM") / 1024, rssMb: kb("VmRSS") / 1024 };
+}
+
+const cookiesOf = (res) => res.headers.getSetCookie().map((line) => line.split(";")[0]);
+const csrfIn = (html) => {
+  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!token) throw new Error("no csrf field in the page");
+  return token;
+};
+
+async function signIn(base) {
+  const page = await fetch(`${base}/strefapastora/logowanie`);
+  const res = await fetch(`${base}/strefapastora/logowanie`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      Origin: base,
+      Cookie: cookiesOf(page).join("; "),
+      "Content-Type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({ csrf: csrfIn(await page.text()), email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  });
+  if (res.status !== 302) throw new Error(`sign-in failed: ${res.status}`);
+  const cookie = cookiesOf(res).join("; ");
+  const form = await fetch(`${base}/strefapastora/artykuly/dodaj`, { headers: { Cookie: cookie } });
+  return { cookie, csrf: csrfIn(await form.text()) };
+}
+
+async function upload(base, session, photo, n) {
+  const body = new FormData();
+  body.append("csrf", session.csrf);
+  body.append("image", new Blob([photo], { type: "image/jpeg" }), `IMG_${String(n).padStart(4, "0")}.JPG`);
+  body.append("header", `Zdjęcie z telefonu ${n}`);
+  body.append("text", "Relacja z niedzieli.");
+  body.append("date", "2025-06-01");
+  const res = await fetch(`${base}/strefapastora/artykuly/dodaj`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: base, Cookie: session.cookie },
+    body,
+  });
+  await res.arrayBuffer();
+  if (res.status !== 302) throw new Error(`upload ${n} answered ${res.status}`);
+}
+
+async function measure(label, env, photo) {
+  const server = await startServer({
+    env: { ...env, ADMIN_EMAIL, ADMIN_PASSWORD, SEED_DEMO: "0" },
+  });
+  try {
+    const session = await signIn(server.base);
+    const idle = memory(server.pid);
+    const rounds = [];
+    let n = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      const started = performance.now();
+      await Promise.all(Array.from({ length: CONCURRENT }, () => upload(server.base, session, photo, ++n)));
+      const seconds = (performance.now() - started) / 1000;
+      rounds.push({ seconds, ...memory(server.pid) });
+    }
+    const [{ count }] = await server.sql`select count(*)::int as count from articles`;
+    if (count !== n) throw new Error(`expected ${n} articles, found ${count}`);
+    return { label, idle, rounds };
+  } finally {
+    await server.stop();
+  }
+}
+
+const inherited = process.env.MALLOC_ARENA_MAX;
+// Each configuration states its own value; none leaks in from this shell.
+delete process.env.MALLOC_ARENA_MAX;
+
+const photo = await makePhoto();
+const results = [];
+for (const [label, env] of [
+  ["glibc default arenas", {}],
+  // What `npm start` and the Dockerfile set.
+  ["MALLOC_ARENA_MAX=2 (npm start)", { MALLOC_ARENA_MAX: "2" }],
+]) {
+  results.push(await measure(label, env, photo));
+}
+if (inherited !== undefined) process.env.MALLOC_ARENA_MAX = inherited;
+
+const mb = (v) => v.toFixed(0);
+console.log(
+  `Photo: ${WIDTH}×${HEIGHT} JPEG (12 MP), ${(photo.length / 1024 / 1024).toFixed(1)} MB, EXIF orientation 6. ` +
+    `${CONCURRENT} multipart POSTs to /strefapastora/artykuly/dodaj at once, ${ROUNDS} rounds, one signed-in session.`,
+);
+console.log(`Node ${process.version}, ${os.cpus().length} CPUs, built server (remix-serve), Postgres, disk storage.\n`);
+const head = ["server", "idle RSS", "round", "time", "RSS after", "peak RSS (VmHWM)"];
+const rows = [];
+for (const r of results) {
+  r.rounds.forEach((round, i) => {
+    rows.push([
+      i === 0 ? r.label : "",
+      i === 0 ? `${mb(r.idle.rssMb)} MB` : "",
+      String(i + 1),
+      `${round.seconds.toFixed(2)} s`,
+      `${mb(round.rssMb)} MB`,
+      `${mb(round.peakMb)} MB`,
+    ]);
+  });
+}
+const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+console.log(line(head));
+console.log(widths.map((w) => "-".repeat(w)).join("  "));
+for (const row of rows) console.log(line(row));
+console.log("\nVmHWM is the process's peak resident set since it started; \"idle\" is after start-up and sign-in.");

@@ -1,0 +1,87 @@
+// Shared by the article specs. The e2e server is shared by every spec and
+// holds demo articles that other specs read: these tests only create their
+// own articles (headers starting with "E2E "), and remove them afterwards.
+import type { Page } from "@playwright/test";
+import sharp from "sharp";
+import { expect } from "./fixtures";
+
+export const PASTOR = { email: "pastor@example.org", password: "haslo-testowe-123" };
+export const PREFIX = "E2E ";
+
+export async function signIn(page: Page) {
+  await page.goto("/strefapastora/logowanie");
+  await page.getByLabel("Login").fill(PASTOR.email);
+  await page.getByLabel("Hasło").fill(PASTOR.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/strefapastora$/);
+}
+
+let counter = 0;
+/** A header no other test uses. */
+export function uniqueHeader(label: string) {
+  return `${PREFIX}${label} ${Date.now().toString(36)}-${++counter}`;
+}
+
+export interface UploadFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/** A photo made for the test; `noise` makes it as heavy as a real one. */
+export async function photo(
+  name = "zdjecie.jpg",
+  { width = 1200, height = 800, colour = "#4477aa", noise = false } = {},
+): Promise<UploadFile> {
+  const image = noise
+    ? sharp({ create: { width, height, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 80 } } })
+    : sharp({ create: { width, height, channels: 3, background: colour } });
+  return { name, mimeType: "image/jpeg", buffer: await image.jpeg({ quality: noise ? 98 : 80 }).toBuffer() };
+}
+
+export function textFile(name = "zdjecie.jpg"): UploadFile {
+  return { name, mimeType: "image/jpeg", buffer: Buffer.from("to nie jest zdjęcie, tylko tekst\n".repeat(200)) };
+}
+
+/** The card of one article on the pastor's list. */
+export function card(page: Page, header: string) {
+  return page.locator(".cards > li").filter({ has: page.getByRole("heading", { name: header, exact: true }) });
+}
+
+/** Adds an article through the add form, as the pastor does; returns its id. */
+export async function addArticle(
+  page: Page,
+  { header, text = "Treść artykułu.", date = "2001-01-02", image }: { header: string; text?: string; date?: string; image?: UploadFile },
+) {
+  await page.goto("/strefapastora/artykuly/dodaj");
+  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(image ?? (await photo()));
+  await page.getByLabel("Nagłówek").fill(header);
+  await page.getByLabel("Treść").fill(text);
+  await page.getByLabel("Data").fill(date);
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Dodano artykuł." })).toBeVisible();
+  await expect(page).toHaveURL(/\/strefapastora\/artykuly$/);
+  const href = await card(page, header).getByRole("link", { name: /^pokaż/ }).getAttribute("href");
+  return href!.split("/").pop()!;
+}
+
+/**
+ * Deletes every article this suite made, straight through the delete
+ * action, so that a failed test leaves nothing behind for other specs.
+ */
+export async function removeTestArticles(page: Page, baseURL: string) {
+  await page.goto("/strefapastora/artykuly");
+  if (!page.url().endsWith("/strefapastora/artykuly")) return; // not signed in
+  const ours = page.locator(".cards > li").filter({ has: page.getByRole("heading", { name: new RegExp(`^${PREFIX}`) }) });
+  const actions = await ours.locator("form").evaluateAll((forms) => forms.map((f) => f.getAttribute("action")!));
+  if (!actions.length) return;
+  const csrf = await page.locator('input[name="csrf"]').first().inputValue();
+  for (const action of actions) {
+    const res = await page.request.post(action, {
+      form: { csrf, intent: "delete", confirmed: "1" },
+      headers: { Origin: baseURL },
+      maxRedirects: 0,
+    });
+    expect(res.status(), `cleaning up ${action}`).toBe(302);
+  }
+}

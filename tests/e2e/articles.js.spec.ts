@@ -1,0 +1,110 @@
+// What JavaScript adds to the article forms: an upload progress bar, a
+// disabled button while saving (no double submission), refusals shown
+// without leaving the page, and 'Zmień zdjęcie' without a reload.
+import { expect, test } from "./fixtures";
+import { addArticle, card, photo, removeTestArticles, signIn, textFile, uniqueHeader } from "./articles.helpers";
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+});
+
+test.afterEach(async ({ page, baseURL }) => {
+  await removeTestArticles(page, baseURL!);
+});
+
+test("a large photo goes up with a progress bar while the button waits", async ({ page }) => {
+  // Some seconds of deliberately slow upload, then the photo is processed.
+  test.setTimeout(60_000);
+  const header = uniqueHeader("Postęp");
+  const heavy = await photo("duze.jpg", { width: 1600, height: 1200, noise: true });
+  expect(heavy.buffer.length).toBeGreaterThan(1_000_000);
+
+  await page.goto("/strefapastora/artykuly/dodaj");
+  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(heavy);
+  await page.getByLabel("Nagłówek").fill(header);
+  await page.getByLabel("Treść").fill("Z paskiem postępu.");
+  await page.getByLabel("Data").fill("2001-06-07");
+
+  // A slow uplink, as from a phone, so the bar can be seen moving.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: 400 * 1024,
+  });
+
+  const button = page.getByRole("button", { name: "dodaj", exact: true });
+  await button.click();
+  const bar = page.locator(".upload-progress progress");
+  await expect(bar).toBeVisible();
+  await expect(button).toBeDisabled();
+  await expect
+    .poll(async () => Number(await bar.getAttribute("value")), { timeout: 10_000 })
+    .toBeGreaterThan(0);
+  await expect(page.getByRole("status")).toContainText(/Wysyłanie: \d+%|Przetwarzanie zdjęcia/);
+
+  await expect(page).toHaveURL(/\/strefapastora\/artykuly$/, { timeout: 20_000 });
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await expect(page.getByRole("status")).toHaveText("Dodano artykuł.");
+  await expect(card(page, header)).toHaveCount(1);
+});
+
+test("a form sent twice at once is saved once", async ({ page }) => {
+  const header = uniqueHeader("Podwójnie");
+  await page.goto("/strefapastora/artykuly/dodaj");
+  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(await photo());
+  await page.getByLabel("Nagłówek").fill(header);
+  await page.getByLabel("Treść").fill("Raz.");
+  await page.getByLabel("Data").fill("2001-07-08");
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST") posts.push(r.url());
+  });
+  // Two submits in the same tick, before React has re-rendered the button.
+  await page.locator("form.article-form").evaluate((form: HTMLFormElement) => {
+    form.requestSubmit();
+    form.requestSubmit();
+  });
+  await expect(page.getByRole("status")).toHaveText("Dodano artykuł.");
+  await expect(card(page, header)).toHaveCount(1);
+  expect(posts.filter((u) => u.includes("/strefapastora/artykuly/dodaj"))).toHaveLength(1);
+});
+
+test("a refusal appears in place: no reload, the photo stays chosen", async ({ page }) => {
+  const header = uniqueHeader("Na miejscu");
+  await page.goto("/strefapastora/artykuly/dodaj");
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(textFile());
+  await page.getByLabel("Nagłówek").fill(header);
+  await page.getByLabel("Treść").fill("Treść.");
+  await page.getByLabel("Data").fill("2001-08-09");
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText("To nie jest zdjęcie w formacie JPEG, PNG ani WebP.");
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+  await expect(page.getByRole("button", { name: "dodaj", exact: true })).toBeEnabled();
+
+  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(await photo());
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(page.getByRole("status")).toHaveText("Dodano artykuł.");
+});
+
+test("'Zmień zdjęcie' reveals the photo fields without a request, and un-ticking drops the chosen photo", async ({ page }) => {
+  const header = uniqueHeader("Odsłona");
+  await addArticle(page, { header });
+  await card(page, header).getByRole("link", { name: /^edytuj/ }).click();
+  await expect(page.getByLabel("Nagłówek")).toHaveValue(header);
+
+  const documents: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "document" || r.resourceType() === "fetch" || r.resourceType() === "xhr") documents.push(r.url());
+  });
+  await page.getByLabel("Zmień zdjęcie").check();
+  await expect(page.getByLabel("Nowe zdjęcie")).toBeVisible();
+  await page.getByLabel("Nowe zdjęcie").setInputFiles(await photo("porzucone.jpg"));
+  await page.getByLabel("Zmień zdjęcie").uncheck();
+  await expect(page.getByLabel("Nowe zdjęcie")).toBeHidden();
+  expect(await page.getByLabel("Nowe zdjęcie").evaluate((i: HTMLInputElement) => i.files?.length ?? 0)).toBe(0);
+  expect(documents).toEqual([]);
+});
