@@ -39,10 +39,18 @@ function toImage(row: { imageKey: string | null; imageWidth: number | null; imag
     : null;
 }
 
-/** News cards, newest first; the excerpt is cut in the database so whole bodies never travel. */
-export async function listArticleCards(): Promise<ArticleCard[]> {
-  const rows = await withDb((db) =>
-    db
+/** Cards on one page of the public news list. */
+export const NEWS_PAGE_SIZE = 20;
+
+/**
+ * News cards, newest first, optionally one page of them; the excerpt is cut
+ * in the database so whole bodies never travel.
+ */
+export async function listArticleCards({ limit, offset = 0 }: { limit?: number; offset?: number } = {}): Promise<
+  ArticleCard[]
+> {
+  const rows = await withDb((db) => {
+    const query = db
       .select({
         id: articles.id,
         header: articles.header,
@@ -53,8 +61,10 @@ export async function listArticleCards(): Promise<ArticleCard[]> {
         imageHeight: articles.imageHeight,
       })
       .from(articles)
-      .orderBy(desc(articles.date), desc(articles.id)),
-  );
+      .orderBy(desc(articles.date), desc(articles.id))
+      .offset(offset);
+    return limit === undefined ? query : query.limit(limit);
+  });
   return rows.map((r) => ({
     id: r.id,
     header: r.header,
@@ -62,6 +72,13 @@ export async function listArticleCards(): Promise<ArticleCard[]> {
     excerpt: excerpt(r.excerpt),
     image: toImage(r),
   }));
+}
+
+/** One page (from 1) of the public news list, and whether older news follow. */
+export async function newsPage(page: number): Promise<{ cards: ArticleCard[]; hasOlder: boolean }> {
+  // One row more than shown tells whether there is a next page.
+  const rows = await listArticleCards({ limit: NEWS_PAGE_SIZE + 1, offset: (page - 1) * NEWS_PAGE_SIZE });
+  return { cards: rows.slice(0, NEWS_PAGE_SIZE), hasOlder: rows.length > NEWS_PAGE_SIZE };
 }
 
 /** Shortens to EXCERPT_LENGTH characters at a word boundary, with an ellipsis. */

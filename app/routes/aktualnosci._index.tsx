@@ -1,15 +1,27 @@
-import { json } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { Photo } from "~/components/picture";
-import { listArticleCards } from "~/models/articles.server";
 import { displayDate } from "~/lib/text";
+import { newsPage } from "~/models/articles.server";
 
-export async function loader() {
-  return json({ articles: await listArticleCards() });
+const pageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const raw = new URL(request.url).searchParams.get("strona");
+  const page = raw === null ? 1 : pageParam.parse(raw);
+  const { cards, hasOlder } = await newsPage(page);
+  // Past the last page (or a malformed number): the first page.
+  if (page > 1 && cards.length === 0) throw redirect("/aktualnosci");
+  if (raw !== null && String(page) !== raw) throw redirect(page === 1 ? "/aktualnosci" : `/aktualnosci?strona=${page}`);
+  return json({ articles: cards, page, hasOlder });
 }
 
+const pageHref = (page: number) => (page === 1 ? "/aktualnosci" : `/aktualnosci?strona=${page}`);
+
 export default function News() {
-  const { articles } = useLoaderData<typeof loader>();
+  const { articles, page, hasOlder } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <h1>Aktualności</h1>
@@ -39,6 +51,20 @@ export default function News() {
           ))}
         </ul>
       )}
+      {page > 1 || hasOlder ? (
+        <nav className="pager" aria-label="Strony aktualności">
+          {page > 1 ? (
+            <a href={pageHref(page - 1)} rel="prev">
+              <span aria-hidden="true">←</span> nowsze
+            </a>
+          ) : null}
+          {hasOlder ? (
+            <a href={pageHref(page + 1)} rel="next">
+              starsze <span aria-hidden="true">→</span>
+            </a>
+          ) : null}
+        </nav>
+      ) : null}
     </div>
   );
 }

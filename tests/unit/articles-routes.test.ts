@@ -117,7 +117,7 @@ describe("adding", () => {
     expect(list.headers.getSetCookie().some((c) => c.startsWith("flash=;"))).toBe(true);
 
     const publicList = await body<{ articles: { header: string; image: { srcSet: string } }[] }>(
-      await settle(async () => publicListLoader()),
+      await settle(async () => publicListLoader({ request: request("/aktualnosci"), params: {}, context: {} })),
     );
     expect(publicList.articles[0].header).toBe("Koncert");
     expect(publicList.articles[0].image.srcSet).toContain("/pliki/aktualnosci/IMG_2001-480.webp 480w");

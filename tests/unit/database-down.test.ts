@@ -10,7 +10,7 @@ it("answers 503 instead of a stack trace, and /readyz says so", async () => {
   await closeDb();
   const { loader: news } = await import("~/routes/aktualnosci._index");
   const { loader: ready } = await import("~/routes/readyz");
-  const res = await settle(() => news());
+  const res = await settle(() => news({ request: new Request("http://localhost/aktualnosci"), params: {}, context: {} }));
   expect(res.status).toBe(503);
   expect(await res.text()).toBe("Baza danych jest chwilowo niedostępna.");
   const readiness = await settle(() => ready());

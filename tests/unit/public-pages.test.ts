@@ -25,21 +25,47 @@ describe("/aktualnosci", () => {
     await insertArticle({ header: "Stary", date: "2020-05-01" });
     await insertArticle({ header: "Nowy", date: "2025-06-08" });
     await insertArticle({ header: "Środkowy", date: "2023-01-01, niedziela" });
-    const res = await settle(() => newsLoader());
+    const res = await settle(() => newsLoader(args("/aktualnosci")));
     const { articles } = await res.json();
     expect(articles.map((a: { header: string }) => a.header)).toEqual(["Nowy", "Środkowy", "Stary"]);
   });
 
   it("sends an excerpt, never the whole body, and image variants", async () => {
     await insertArticle({ text: "ż".repeat(5000) });
-    const { articles } = await (await settle(() => newsLoader())).json();
+    const { articles } = await (await settle(() => newsLoader(args("/aktualnosci")))).json();
     expect(articles[0].excerpt.length).toBeLessThanOrEqual(181);
     expect(articles[0].text).toBeUndefined();
     expect(articles[0].image.srcSet).toContain("-480.webp 480w");
   });
 
+  it("shows 20 cards a page, with links to older and newer ones", async () => {
+    for (let i = 0; i < 45; i++) {
+      await insertArticle({ header: `Wiadomość ${i}`, date: `2024-01-${String((i % 28) + 1).padStart(2, "0")}` });
+    }
+    const first = await (await settle(() => newsLoader(args("/aktualnosci")))).json();
+    expect(first).toMatchObject({ page: 1, hasOlder: true });
+    expect(first.articles).toHaveLength(20);
+    const third = await (await settle(() => newsLoader(args("/aktualnosci?strona=3")))).json();
+    expect(third).toMatchObject({ page: 3, hasOlder: false });
+    expect(third.articles).toHaveLength(5);
+    // Together the pages hold every article once.
+    const second = await (await settle(() => newsLoader(args("/aktualnosci?strona=2")))).json();
+    const ids = [...first.articles, ...second.articles, ...third.articles].map((a: { id: string }) => a.id);
+    expect(new Set(ids).size).toBe(45);
+    for (const [query, location] of [
+      ["?strona=4", "/aktualnosci"],
+      ["?strona=abc", "/aktualnosci"],
+      ["?strona=02", "/aktualnosci?strona=2"],
+      ["?strona=-1", "/aktualnosci"],
+    ]) {
+      const res = await settle(() => newsLoader(args(`/aktualnosci${query}`)));
+      expect(res.status, query).toBe(302);
+      expect(res.headers.get("Location"), query).toBe(location);
+    }
+  });
+
   it("is empty when there are no articles", async () => {
-    const { articles } = await (await settle(() => newsLoader())).json();
+    const { articles } = await (await settle(() => newsLoader(args("/aktualnosci")))).json();
     expect(articles).toEqual([]);
   });
 });
