@@ -12,7 +12,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import sharp from "sharp";
-import { startServer } from "./lib.mjs";
+import { memory, signIn, startServer } from "./lib.mjs";
 
 const WIDTH = 4000;
 const HEIGHT = 3000;
@@ -40,38 +40,6 @@ async function makePhoto() {
     .toBuffer();
 }
 
-/** VmHWM (peak) and VmRSS (now) of a process, in MB. */
-function memory(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { peakMb: kb("VmHWM") / 1024, rssMb: kb("VmRSS") / 1024 };
-}
-
-const cookiesOf = (res) => res.headers.getSetCookie().map((line) => line.split(";")[0]);
-const csrfIn = (html) => {
-  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (!token) throw new Error("no csrf field in the page");
-  return token;
-};
-
-async function signIn(base) {
-  const page = await fetch(`${base}/strefapastora/logowanie`);
-  const res = await fetch(`${base}/strefapastora/logowanie`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      Origin: base,
-      Cookie: cookiesOf(page).join("; "),
-      "Content-Type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({ csrf: csrfIn(await page.text()), email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-  });
-  if (res.status !== 302) throw new Error(`sign-in failed: ${res.status}`);
-  const cookie = cookiesOf(res).join("; ");
-  const form = await fetch(`${base}/strefapastora/artykuly/dodaj`, { headers: { Cookie: cookie } });
-  return { cookie, csrf: csrfIn(await form.text()) };
-}
-
 async function upload(base, session, photo, n) {
   const body = new FormData();
   body.append("csrf", session.csrf);
@@ -94,7 +62,7 @@ async function measure(label, env, photo) {
     env: { ...env, ADMIN_EMAIL, ADMIN_PASSWORD, SEED_DEMO: "0" },
   });
   try {
-    const session = await signIn(server.base);
+    const session = await signIn(server.base, ADMIN_EMAIL, ADMIN_PASSWORD);
     const idle = memory(server.pid);
     const rounds = [];
     let n = 0;
