@@ -1,9 +1,6 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
-import { isbot } from "isbot";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToString } from "react-dom/server";
 import { church } from "./content/church";
 import { db } from "./db.server";
 import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified, isPastorPath } from "./http-cache.server";
@@ -13,13 +10,14 @@ import { DocumentContext } from "./lib/document-context";
 import { applySecurityHeaders, createNonce } from "./security.server";
 import { logger } from "./logger.server";
 import { removeStaleUploads } from "./upload.server";
-
-const ABORT_DELAY = 5_000;
+import { scheduleGalleryCleanup } from "./models/gallery-drafts.server";
 
 // Connect, migrate and seed at start rather than on the first visit.
 db().catch((error) => logger.error({ err: error }, "database not ready at start"));
 // Temporary upload files left behind by a process that crashed.
 removeStaleUploads().catch((error) => logger.error({ err: error }, "cleaning temporary uploads failed"));
+// Drafts of albums abandoned for a day, and their photos: now and every hour.
+scheduleGalleryCleanup();
 
 export default function handleRequest(
   request: Request,
@@ -41,40 +39,17 @@ export default function handleRequest(
   }
 
   const nonce = createNonce();
-  // Crawlers get the whole document at once; browsers get it streamed.
-  const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
-      <DocumentContext.Provider value={{ nonce, inlineCss: siteCss() }}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </DocumentContext.Provider>,
-      {
-        nonce,
-        [readyEvent]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          applySecurityHeaders(responseHeaders, nonce);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-          pipe(body);
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) logger.error({ err: error }, "render failed");
-        },
-      },
-    );
-    setTimeout(abort, ABORT_DELAY);
-  });
+  // Rendered to a string, not streamed: no page waits on deferred data, and
+  // React 18's stream writer pads a 2 KB buffer with zero bytes when a
+  // multi-byte letter (ż, ł, …) straddles its end (fixed only in React 19).
+  const html = renderToString(
+    <DocumentContext.Provider value={{ nonce, inlineCss: siteCss() }}>
+      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+    </DocumentContext.Provider>,
+  );
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  applySecurityHeaders(responseHeaders, nonce);
+  return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
 }
 
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {

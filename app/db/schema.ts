@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import {
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   text,
@@ -63,7 +64,11 @@ export const galleryImages = pgTable(
     width: integer("width").notNull(),
     height: integer("height").notNull(),
   },
-  (t) => [index("gallery_images_gallery_position_idx").on(t.galleryId, t.position)],
+  (t) => [
+    index("gallery_images_gallery_position_idx").on(t.galleryId, t.position),
+    // Before a file is deleted, every row that names it is looked up.
+    index("gallery_images_key_idx").on(t.imageKey),
+  ],
 );
 
 export const historyPhotos = pgTable("history_photos", {
@@ -131,3 +136,63 @@ export const loginLockouts = pgTable("login_lockouts", {
   ip: text("ip").primaryKey(),
   until: timestamp("until", { withTimezone: true }).notNull(),
 });
+
+/**
+ * Albums being put together in the pastor area, kept on the server so that
+ * nothing typed or uploaded is lost between page round trips (the editor
+ * works without JavaScript). A draft belongs to one user; `galleryId` names
+ * the album being edited, or is null for a new one. Drafts untouched for a
+ * day are removed together with the files only they referenced.
+ */
+export const galleryDrafts = pgTable(
+  "gallery_drafts",
+  {
+    // Random and unguessable: it appears in the editor's address (?szkic=).
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Deleting the album ends its edit drafts; their files are swept later.
+    galleryId: integer("gallery_id").references(() => galleries.id, { onDelete: "cascade" }),
+    title: text("title").notNull().default(""),
+    description: text("description").notNull().default(""),
+    date: text("date").notNull(),
+    // Uploads of this draft go under galeria/{folder}/, so keys are never reused.
+    folder: text("folder").notNull(),
+    // What the last step reported (refused files, a refused title), shown until the next step.
+    feedback: jsonb("feedback").$type<DraftFeedback>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("gallery_drafts_updated_idx").on(t.updatedAt), index("gallery_drafts_gallery_idx").on(t.galleryId)],
+);
+
+export interface DraftFeedback {
+  /** '7 z 8 zdjęć dodano; IMG_0042.HEIC: format HEIC nie jest obsługiwany' */
+  report?: string;
+  /** Advice that goes with the report (how to send iPhone photos as JPEG). */
+  hint?: string;
+  /** A message for the whole form, e.g. 'Jest już galeria o podanym tytule!'. */
+  error?: string;
+  fieldErrors?: { title?: string; description?: string; date?: string };
+}
+
+export const galleryDraftImages = pgTable(
+  "gallery_draft_images",
+  {
+    id: serial("id").primaryKey(),
+    draftId: text("draft_id")
+      .notNull()
+      .references(() => galleryDrafts.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    name: text("name").notNull(),
+    imageKey: text("image_key").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+  },
+  (t) => [
+    // The key identifies an image in the editor's buttons.
+    uniqueIndex("gallery_draft_images_draft_key").on(t.draftId, t.imageKey),
+    index("gallery_draft_images_key_idx").on(t.imageKey),
+  ],
+);

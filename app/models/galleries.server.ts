@@ -1,7 +1,10 @@
-import { asc, desc, eq, sql } from "drizzle-orm";
-import { galleries, galleryImages } from "~/db/schema";
-import { withDb } from "~/db.server";
-import { type ImageView, imageView } from "~/images.server";
+import { asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { articles, galleries, galleryDraftImages, galleryDrafts, galleryImages, historyPhotos } from "~/db/schema";
+import { type Db, withDb } from "~/db.server";
+import { type ImageView, type StoredImage, deleteImage, imageView } from "~/images.server";
+import { variantKey, variantWidths } from "~/lib/image-variants";
+import { logger } from "~/logger.server";
+import { type Storage, storage } from "~/storage.server";
 
 export interface GalleryCard {
   title: string;
@@ -90,4 +93,136 @@ export function titleFromSlug(rawSegment: string): string | null {
   } catch {
     return null;
   }
+}
+
+// ---------------------------------------------------------------------------
+// Pastor area: listing, editing and deleting albums, and the files they own.
+
+/** Uploads of the pastor's albums live under this storage folder. */
+export const GALLERY_FOLDER = "galeria";
+
+// Serialises every change to which rows name which gallery files (save,
+// delete, copying an album into a draft, the cleanup), across instances, so
+// that a file is deleted only when no row names it.
+const GALLERY_FILES_LOCK = 7215_2025;
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export async function lockGalleryFiles(tx: Tx) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${GALLERY_FILES_LOCK})`);
+}
+
+/** An image in the editor: the key identifies it in forms. */
+export interface EditorImage {
+  key: string;
+  name: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Of these images, the ones no row names any more: no album, no draft, and
+ * (a photo may be shared) no article or history photo.
+ */
+export async function unreferencedImages(tx: Tx, images: StoredImage[]): Promise<StoredImage[]> {
+  if (images.length === 0) return [];
+  const keys = [...new Set(images.map((i) => i.key))];
+  const used = new Set<string>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const chunk = keys.slice(i, i + 500);
+    const found = await Promise.all([
+      tx.select({ key: galleryImages.imageKey }).from(galleryImages).where(inArray(galleryImages.imageKey, chunk)),
+      tx
+        .select({ key: galleryDraftImages.imageKey })
+        .from(galleryDraftImages)
+        .where(inArray(galleryDraftImages.imageKey, chunk)),
+      tx.select({ key: articles.imageKey }).from(articles).where(inArray(articles.imageKey, chunk)),
+      tx.select({ key: historyPhotos.imageKey }).from(historyPhotos).where(inArray(historyPhotos.imageKey, chunk)),
+    ]);
+    for (const rows of found) for (const r of rows) if (r.key) used.add(r.key);
+  }
+  const seen = new Set<string>();
+  return images.filter((i) => !used.has(i.key) && !seen.has(i.key) && seen.add(i.key));
+}
+
+/**
+ * Removes the files of images whose rows are gone; called after the commit.
+ * A failure is logged, not thrown: the album change stands, and the
+ * cleanup finds the unreferenced files later.
+ */
+export async function deleteImageFiles(images: StoredImage[], store: Storage = storage()) {
+  for (const image of images) {
+    try {
+      await deleteImage(image, store);
+    } catch (error) {
+      logger.error({ err: error, key: image.key }, "removing a gallery photo failed");
+    }
+  }
+}
+
+/** Albums for the pastor's list, newest first. */
+export async function listGalleriesForPastor(): Promise<{ title: string; date: string }[]> {
+  return withDb((db) =>
+    db
+      .select({ title: galleries.title, date: galleries.date })
+      .from(galleries)
+      .orderBy(desc(galleries.date), desc(galleries.id)),
+  );
+}
+
+/** An album with its images in order, as the editor starts from it. */
+export async function getGalleryForEditor(title: string): Promise<{
+  id: number;
+  title: string;
+  description: string;
+  date: string;
+  images: EditorImage[];
+} | null> {
+  return withDb(async (db) => {
+    const [gallery] = await db
+      .select({ id: galleries.id, title: galleries.title, description: galleries.description, date: galleries.date })
+      .from(galleries)
+      .where(eq(galleries.title, title));
+    if (!gallery) return null;
+    const images = await db
+      .select({ key: galleryImages.imageKey, name: galleryImages.name, width: galleryImages.width, height: galleryImages.height })
+      .from(galleryImages)
+      .where(eq(galleryImages.galleryId, gallery.id))
+      .orderBy(asc(galleryImages.position), asc(galleryImages.id));
+    return { ...gallery, images };
+  });
+}
+
+/** The smallest stored variant, for the editor's 50 px thumbnails. */
+export function thumbnailUrl(image: StoredImage, store: Storage = storage()): string {
+  return store.publicUrl(variantKey(image.key, variantWidths(image.width)[0]));
+}
+
+/**
+ * Deletes an album (its drafts go with it) and then, after the commit, the
+ * files that nothing names any more. False when no album has this title.
+ */
+export async function deleteGallery({ title }: { title: string }, store: Storage = storage()): Promise<boolean> {
+  const removed = await withDb((db) =>
+    db.transaction(async (tx) => {
+      await lockGalleryFiles(tx);
+      const [gallery] = await tx.select({ id: galleries.id }).from(galleries).where(eq(galleries.title, title));
+      if (!gallery) return null;
+      const own = await tx
+        .select({ key: galleryImages.imageKey, width: galleryImages.width, height: galleryImages.height })
+        .from(galleryImages)
+        .where(eq(galleryImages.galleryId, gallery.id));
+      // Photos uploaded to an unsaved edit of this album go too.
+      const drafted = await tx
+        .select({ key: galleryDraftImages.imageKey, width: galleryDraftImages.width, height: galleryDraftImages.height })
+        .from(galleryDraftImages)
+        .innerJoin(galleryDrafts, eq(galleryDrafts.id, galleryDraftImages.draftId))
+        .where(eq(galleryDrafts.galleryId, gallery.id));
+      await tx.delete(galleries).where(eq(galleries.id, gallery.id));
+      return unreferencedImages(tx, [...own, ...drafted]);
+    }),
+  );
+  if (!removed) return false;
+  await deleteImageFiles(removed, store);
+  return true;
 }

@@ -1,0 +1,380 @@
+// Requests of the album editor (/strefapastora/galeria/dodaj and
+// /strefapastora/galeria/edytuj/{slug}) and of its script's upload and
+// reorder endpoint. The routes call requireUser first and hand over the user.
+import { json, redirect } from "@remix-run/node";
+import type { SessionUser } from "~/auth.server";
+import { clock } from "~/clock.server";
+import { church } from "~/content/church";
+import { readFlash, redirectWithFlash } from "~/flash.server";
+import { isValidKey } from "~/storage.server";
+import { todayIn } from "~/lib/text";
+import {
+  type DraftFeedback,
+  GALLERY_MESSAGES,
+  type GalleryDraft,
+  type GalleryValues,
+  type ImageChange,
+  addPhotos,
+  changeDraftImages,
+  createDraft,
+  getDraft,
+  hintFor,
+  isTitleTaken,
+  newDraftFolder,
+  normalizeTitle,
+  reportFor,
+  saveGallery,
+  updateDraft,
+} from "~/models/gallery-drafts.server";
+import { type EditorImage, getGalleryForEditor, thumbnailUrl, titleFromSlug } from "~/models/galleries.server";
+import { UPLOAD_MESSAGES, type UploadResult, parseUpload } from "~/upload.server";
+
+export const GALLERY_LIST_PATH = "/strefapastora/galeria";
+/** Where an unknown album sends the pastor (SPEC §8). */
+export const UNKNOWN_GALLERY_REDIRECT = "/strefapastora/galeria/";
+export const ADD_PATH = "/strefapastora/galeria/dodaj";
+const EDIT_PREFIX = "/strefapastora/galeria/edytuj/";
+
+/**
+ * Photos one page post may carry. Without JavaScript the browser sends all
+ * chosen files in one request; at 2–3 s per 12-megapixel photo on a small
+ * server, ten stay well inside a proxy's 60 s. The script sends one file per
+ * request, so its batches have no limit.
+ */
+export const MAX_FILES_PER_POST = 10;
+
+const FORM_BYTES = 1024 * 1024;
+
+export const pastorGalleryPath = (title: string) => `${GALLERY_LIST_PATH}/${encodeURIComponent(title)}`;
+export const editGalleryPath = (title: string) => `${EDIT_PREFIX}${encodeURIComponent(title)}`;
+
+/**
+ * The album title in a pastor URL, read from the raw (still encoded) path
+ * as the public page does, so that titles holding `/`, `%`, `?` or `#`
+ * round-trip. Null when the path does not name one.
+ */
+export function titleFromPastorPath(request: Request, prefix: string): string | null {
+  const { pathname } = new URL(request.url);
+  if (!pathname.startsWith(prefix)) return null;
+  // A literal slash is never part of a title (it is sent as %2F).
+  return titleFromSlug(pathname.slice(prefix.length).replace(/\/$/, ""));
+}
+
+export const titleFromEditPath = (request: Request) => titleFromPastorPath(request, EDIT_PREFIX);
+export const titleFromDetailPath = (request: Request) => titleFromPastorPath(request, `${GALLERY_LIST_PATH}/`);
+
+export type EditorTarget = { kind: "add" } | { kind: "edit"; title: string | null };
+
+/** What the editor's list shows of an image. */
+export interface ClientImage extends EditorImage {
+  thumb: string;
+}
+
+const toClient = (image: EditorImage): ClientImage => ({ ...image, thumb: thumbnailUrl(image) });
+
+const emptyValues = (): GalleryValues => ({ title: "", description: "", date: todayIn(church.timeZone, clock.now()) });
+
+// A refused body is still read this far, so the browser gets the answer.
+const DRAIN_MAX_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The same request, except that a body given up early (a refused upload) is
+ * read to its end and thrown away instead of the connection being cut: a
+ * browser still sending the files shows a reset connection, not our Polish
+ * message, when the server stops reading. Nothing read is kept.
+ */
+function finishingBody(request: Request): Request {
+  if (!request.body) return request;
+  const reader = request.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel() {
+      void (async () => {
+        let read = 0;
+        try {
+          while (read <= DRAIN_MAX_BYTES) {
+            const { done, value } = await reader.read();
+            if (done) return;
+            read += value.byteLength;
+          }
+          await reader.cancel();
+        } catch {
+          // The client went away.
+        }
+      })();
+    },
+  });
+  return new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit);
+}
+
+/** Reads a small url-encoded form, or a multipart one with its files streamed to temporary files. */
+export async function readForm(request: Request, { maxFiles = 0 } = {}): Promise<UploadResult> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (/^multipart\/form-data/i.test(type)) {
+    return parseUpload(
+      finishingBody(request),
+      maxFiles
+        ? { maxFiles, maxFieldBytes: FORM_BYTES }
+        : // A form without files: stray ones are kept small, then ignored.
+          { maxFiles: 5, maxFieldBytes: FORM_BYTES, maxFileBytes: FORM_BYTES, maxTotalBytes: FORM_BYTES + 64 * 1024 },
+    );
+  }
+  const fields = new URLSearchParams();
+  if (!/^application\/x-www-form-urlencoded/i.test(type) || !request.body) {
+    return { ok: false, status: 400, message: UPLOAD_MESSAGES.malformed, fields };
+  }
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > FORM_BYTES) {
+      await reader.cancel().catch(() => {});
+      return { ok: false, status: 413, message: UPLOAD_MESSAGES.fieldTooLarge(FORM_BYTES), fields };
+    }
+    chunks.push(value);
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  return { ok: true, fields: new URLSearchParams(text), files: [], cleanup: async () => {} };
+}
+
+/** The fields the form sent; a field not sent keeps what the draft holds. */
+function typedValues(fields: URLSearchParams): Partial<GalleryValues> {
+  const out: Partial<GalleryValues> = {};
+  for (const name of ["title", "description", "date"] as const) {
+    const value = fields.get(name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
+type Intent = { kind: "upload" } | { kind: "save" } | Extract<ImageChange, { key: string }>;
+
+function parseIntent(value: string | null): Intent | null {
+  if (value === null || value === "upload") return { kind: "upload" };
+  if (value === "save") return { kind: "save" };
+  const m = /^(up|down|cover|remove):(.+)$/s.exec(value);
+  if (!m || !isValidKey(m[2])) return null;
+  return { kind: m[1] as "up" | "down" | "cover" | "remove", key: m[2] };
+}
+
+interface EditorContext {
+  user: SessionUser;
+  gallery: Awaited<ReturnType<typeof getGalleryForEditor>>;
+  draft: GalleryDraft | null;
+  pageUrl: string;
+}
+
+type Resolved = EditorContext | { gone: "gallery" } | { gone: "draft"; pageUrl: string };
+
+/** The album and the draft a request names, or which of them is gone. */
+async function resolve(user: SessionUser, target: EditorTarget, draftParam: string | null): Promise<Resolved> {
+  let gallery: EditorContext["gallery"] = null;
+  if (target.kind === "edit") {
+    gallery = target.title === null ? null : await getGalleryForEditor(target.title);
+    if (!gallery) return { gone: "gallery" };
+  }
+  const pageUrl = gallery ? editGalleryPath(gallery.title) : ADD_PATH;
+  const draft = draftParam ? await getDraft({ id: draftParam, userId: user.id }) : null;
+  if (draftParam && (!draft || draft.galleryId !== (gallery?.id ?? null))) return { gone: "draft", pageUrl };
+  return { user, gallery, draft, pageUrl };
+}
+
+/** Where a page request goes when its album or draft is gone. */
+async function goneRedirect(resolved: Exclude<Resolved, EditorContext>) {
+  return resolved.gone === "gallery"
+    ? redirect(UNKNOWN_GALLERY_REDIRECT)
+    : redirectWithFlash(resolved.pageUrl, GALLERY_MESSAGES.draftGone);
+}
+
+function startingValues({ draft, gallery }: Pick<EditorContext, "draft" | "gallery">): GalleryValues {
+  if (draft) return draft.values;
+  if (gallery) return { title: gallery.title, description: gallery.description, date: gallery.date };
+  return emptyValues();
+}
+
+export async function editorLoader(request: Request, user: SessionUser, target: EditorTarget) {
+  const ctx = await resolve(user, target, new URL(request.url).searchParams.get("szkic"));
+  if ("gone" in ctx) throw await goneRedirect(ctx);
+  const { flash, headers } = await readFlash(request);
+  const images = ctx.draft?.images ?? ctx.gallery?.images ?? [];
+  return json(
+    {
+      email: user.email,
+      csrf: user.csrf,
+      mode: target.kind,
+      albumTitle: ctx.gallery?.title ?? null,
+      pageUrl: ctx.pageUrl,
+      backTo: ctx.gallery ? pastorGalleryPath(ctx.gallery.title) : GALLERY_LIST_PATH,
+      draftId: ctx.draft?.id ?? null,
+      values: startingValues(ctx),
+      images: images.map(toClient),
+      feedback: ctx.draft?.feedback ?? null,
+      flash,
+      maxFiles: MAX_FILES_PER_POST,
+    },
+    { headers },
+  );
+}
+
+const hasProblem = (f: DraftFeedback) => Boolean(f.error || f.fieldErrors);
+
+/**
+ * One post of the editor form. Whatever it carries is applied in order:
+ * chosen files are added (each on its own), typed values are kept, then the
+ * button pressed is obeyed. When a draft holds the album the answer is a
+ * redirect back to it (?szkic=), so a reload repeats nothing; when nothing
+ * needs keeping (no draft yet) the form is rendered again with what was typed.
+ */
+export async function editorAction(request: Request, user: SessionUser, target: EditorTarget) {
+  const form = await readForm(request, { maxFiles: MAX_FILES_PER_POST });
+  try {
+    const ctx = await resolve(user, target, new URL(request.url).searchParams.get("szkic"));
+    if ("gone" in ctx) return goneRedirect(ctx);
+    const { gallery, pageUrl } = ctx;
+    const typed = typedValues(form.fields);
+    const values = { ...startingValues(ctx), ...typed };
+    let draftId = ctx.draft?.id ?? null;
+    const feedback: DraftFeedback = {};
+
+    const intent = form.ok ? parseIntent(form.fields.get("intent")) : null;
+    if (!form.ok) feedback.error = form.message;
+    else if (!intent) feedback.error = "Nieznane polecenie formularza.";
+
+    const folder = ctx.draft?.folder ?? newDraftFolder();
+    const startDraft = () => createDraft({ userId: user.id, galleryId: gallery?.id ?? null, values, folder });
+    let refused = false;
+    if (form.ok && intent && form.files.length) {
+      const batch = await addPhotos({ draftId, folder, startDraft, photos: form.files });
+      if (batch.gone) return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
+      draftId = batch.draftId;
+      feedback.report = reportFor(batch.results) ?? undefined;
+      feedback.hint = hintFor(batch.results) ?? undefined;
+      refused = batch.results.some((r) => !r.ok);
+    }
+
+    switch (intent?.kind) {
+      case "up":
+      case "down":
+      case "cover":
+      case "remove": {
+        if (!draftId) {
+          // An album's own images: the first change starts a draft from it.
+          if (!gallery?.images.some((i) => i.key === intent.key)) {
+            feedback.error = GALLERY_MESSAGES.imageUnknown;
+            break;
+          }
+          draftId = await startDraft();
+          if (!draftId) return redirect(UNKNOWN_GALLERY_REDIRECT);
+        }
+        const status = await changeDraftImages({ draftId, change: intent });
+        if (status === "draft-gone") return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
+        if (status === "image-unknown") feedback.error = GALLERY_MESSAGES.imageUnknown;
+        break;
+      }
+      case "save": {
+        if (refused) {
+          feedback.error = GALLERY_MESSAGES.notSavedRefused;
+          break;
+        }
+        // Refused early when nothing is kept yet, so a refused save leaves no draft behind.
+        if (!draftId && (await isTitleTaken(normalizeTitle(values.title), gallery?.id ?? null))) {
+          feedback.error = GALLERY_MESSAGES.titleTaken;
+          break;
+        }
+        const saved = await saveGallery({ userId: user.id, draftId, galleryId: gallery?.id ?? null, values });
+        if (saved.ok) return redirectWithFlash(pastorGalleryPath(saved.title), "Zapisano galerię.");
+        if (saved.gone === "gallery") return redirectWithFlash(GALLERY_LIST_PATH, GALLERY_MESSAGES.galleryGone);
+        if (saved.gone === "draft") return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
+        feedback.error = saved.error;
+        feedback.fieldErrors = saved.fieldErrors;
+        break;
+      }
+    }
+
+    const shown = Object.keys(feedback).some((k) => feedback[k as keyof DraftFeedback] !== undefined);
+    if (draftId) {
+      if (!(await updateDraft({ draftId, values: typed, feedback: shown ? feedback : null }))) {
+        return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
+      }
+      return redirect(`${pageUrl}?szkic=${draftId}`);
+    }
+    const status = !form.ok ? form.status : hasProblem(feedback) || refused ? 400 : 200;
+    return json({ values, feedback: shown ? feedback : null }, { status });
+  } finally {
+    if (form.ok) await form.cleanup();
+  }
+}
+
+/** Answers of the script's endpoint; the editor shows `error` or each file's outcome. */
+export type PhotosResponse =
+  | { error: string }
+  | {
+      draftId: string | null;
+      results: ({ name: string; ok: true; image: ClientImage } | { name: string; ok: false; reason: string })[];
+      hint: string | null;
+    }
+  | { draftId: string };
+
+const answer = (body: PhotosResponse, status = 200) =>
+  json(body, { status, headers: { "Cache-Control": "no-store" } });
+
+/**
+ * The editor's script: `intent=upload` with one file (or a few) per request,
+ * so a batch of any size is many short requests with a progress bar each;
+ * `intent=reorder` with the keys in their new order after a drag. Fields
+ * `szkic` (the draft) or `galeria` (the album edited, before a draft exists)
+ * say which album; typed values ride along and are kept in the draft.
+ */
+export async function photosAction(request: Request, user: SessionUser) {
+  const form = await readForm(request, { maxFiles: MAX_FILES_PER_POST });
+  if (!form.ok) return answer({ error: form.message }, form.status);
+  try {
+    const albumTitle = form.fields.get("galeria");
+    const target: EditorTarget = albumTitle === null ? { kind: "add" } : { kind: "edit", title: albumTitle };
+    const ctx = await resolve(user, target, form.fields.get("szkic") || null);
+    if ("gone" in ctx) {
+      return answer({ error: ctx.gone === "gallery" ? GALLERY_MESSAGES.galleryGone : GALLERY_MESSAGES.draftGone }, 409);
+    }
+    const typed = typedValues(form.fields);
+    const values = { ...startingValues(ctx), ...typed };
+    const folder = ctx.draft?.folder ?? newDraftFolder();
+    const startDraft = () => createDraft({ userId: user.id, galleryId: ctx.gallery?.id ?? null, values, folder });
+    let draftId = ctx.draft?.id ?? null;
+
+    switch (form.fields.get("intent")) {
+      case "upload": {
+        if (form.files.length === 0) return answer({ error: "Nie wybrano żadnego zdjęcia." }, 400);
+        const batch = await addPhotos({ draftId, folder, startDraft, photos: form.files });
+        if (batch.gone) return answer({ error: GALLERY_MESSAGES.draftGone }, 409);
+        draftId = batch.draftId;
+        // A report from an earlier no-script post is stale now.
+        if (draftId) await updateDraft({ draftId, values: typed, feedback: null });
+        const results = batch.results.map((r) => (r.ok ? { ...r, image: toClient(r.image) } : { name: r.name, ok: false as const, reason: r.reason }));
+        return answer({ draftId, results, hint: hintFor(batch.results) }, results.some((r) => r.ok) ? 200 : 422);
+      }
+      case "reorder": {
+        const keys = form.fields.getAll("order").filter(isValidKey);
+        if (!draftId) {
+          if (!ctx.gallery) return answer({ error: GALLERY_MESSAGES.imageUnknown }, 400);
+          draftId = await startDraft();
+          if (!draftId) return answer({ error: GALLERY_MESSAGES.galleryGone }, 409);
+        }
+        const status = await changeDraftImages({ draftId, change: { kind: "order", keys } });
+        if (status !== "ok") return answer({ error: GALLERY_MESSAGES.draftGone }, 409);
+        await updateDraft({ draftId, values: typed });
+        return answer({ draftId });
+      }
+      default:
+        return answer({ error: "Nieznane polecenie formularza." }, 400);
+    }
+  } finally {
+    await form.cleanup();
+  }
+}

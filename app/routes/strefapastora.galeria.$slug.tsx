@@ -1,0 +1,106 @@
+import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth.server";
+import { ConfirmButton, ConfirmPage } from "~/components/confirm";
+import { FlashMessage, FormError } from "~/components/forms";
+import { BackLink } from "~/components/layout";
+import { PastorBar } from "~/components/pastor";
+import { Photo } from "~/components/picture";
+import { church } from "~/content/church";
+import { readFlash, redirectWithFlash } from "~/flash.server";
+import {
+  GALLERY_LIST_PATH,
+  UNKNOWN_GALLERY_REDIRECT,
+  editGalleryPath,
+  pastorGalleryPath,
+  readForm,
+  titleFromDetailPath,
+} from "~/gallery-editor.server";
+import { DELETE_GALLERY_QUESTION } from "~/lib/galleries";
+import { displayDate } from "~/lib/text";
+import { deleteGallery, getGalleryByTitle } from "~/models/galleries.server";
+import pastorStyles from "~/styles/pastor.css";
+
+export const handle = { hydrate: true };
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.gallery.title} – ${church.name}` : church.name },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const title = titleFromDetailPath(request);
+  const gallery = title === null ? null : await getGalleryByTitle(title);
+  if (!gallery) throw redirect(UNKNOWN_GALLERY_REDIRECT);
+  const { flash, headers } = await readFlash(request);
+  return json(
+    {
+      email: user.email,
+      csrf: user.csrf,
+      flash,
+      gallery,
+      path: pastorGalleryPath(gallery.title),
+      editPath: editGalleryPath(gallery.title),
+    },
+    { headers },
+  );
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireUser(request);
+  const title = titleFromDetailPath(request);
+  const form = await readForm(request);
+  try {
+    if (!form.ok) return json({ confirm: false, error: form.message }, { status: form.status });
+    if (form.fields.get("intent") !== "delete") return json({ confirm: false, error: "Nieznane polecenie formularza." }, { status: 400 });
+    // Without JavaScript there was no dialog: ask on a page of its own first.
+    if (form.fields.get("confirmed") !== "1") return json({ confirm: true, error: null });
+    if (title === null || !(await deleteGallery({ title }))) return redirect(UNKNOWN_GALLERY_REDIRECT);
+    return redirectWithFlash(GALLERY_LIST_PATH, `Usunięto galerię „${title}”.`);
+  } finally {
+    if (form.ok) await form.cleanup();
+  }
+}
+
+export default function PastorGallery() {
+  const { email, flash, gallery, path, editPath } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <section className="page pastor">
+      <PastorBar email={email} />
+      <BackLink to={GALLERY_LIST_PATH} />
+      <FlashMessage message={flash} />
+      <FormError message={actionData?.error} />
+      {actionData?.confirm ? <ConfirmPage action={path} question={DELETE_GALLERY_QUESTION} cancelTo={path} /> : null}
+      <h1>{gallery.title}</h1>
+      {gallery.description ? <p className="album-description">{gallery.description}</p> : null}
+      <p className="date">{displayDate(gallery.date)}</p>
+      <div className="pastor-actions">
+        <a className="button secondary" href={editPath}>
+          edytuj
+        </a>
+        <ConfirmButton action={path} question={DELETE_GALLERY_QUESTION}>
+          usuń
+        </ConfirmButton>
+      </div>
+      {gallery.images.length === 0 ? (
+        <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>
+      ) : (
+        <ul className="photo-grid">
+          {gallery.images.map((img, i) => (
+            <li key={img.full}>
+              <a href={img.full} target="_blank" rel="noopener noreferrer">
+                <Photo image={img} alt={`Zdjęcie ${i + 1}: ${img.name}`} sizes="(min-width: 1050px) 320px, 50vw" eager={i < 2} />
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth.server";
+import { FlashMessage } from "~/components/forms";
+import { BackLink } from "~/components/layout";
+import { PastorBar } from "~/components/pastor";
+import { readFlash } from "~/flash.server";
+import { pastorGalleryPath } from "~/gallery-editor.server";
+import { displayDate } from "~/lib/text";
+import { listGalleriesForPastor } from "~/models/galleries.server";
+import pastorStyles from "~/styles/pastor.css";
+
+export const handle = { hydrate: true };
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { flash, headers } = await readFlash(request);
+  const galleries = (await listGalleriesForPastor()).map((g) => ({ ...g, path: pastorGalleryPath(g.title) }));
+  return json({ email: user.email, csrf: user.csrf, flash, galleries }, { headers });
+}
+
+export default function PastorGalleries() {
+  const { email, flash, galleries } = useLoaderData<typeof loader>();
+  return (
+    <section className="page pastor">
+      <PastorBar email={email} />
+      <h1>Galeria zborowa</h1>
+      <FlashMessage message={flash} />
+      <p className="pastor-actions">
+        <Link className="button" to="/strefapastora/galeria/dodaj">
+          dodaj
+        </Link>
+        <BackLink to="/strefapastora" />
+      </p>
+      {galleries.length === 0 ? (
+        <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>
+      ) : (
+        <ul className="album-list">
+          {galleries.map((g) => (
+            <li key={g.path}>
+              <h2>{g.title}</h2>
+              <p className="date">{displayDate(g.date)}</p>
+              {/* A document load: the raw path carries the title exactly. */}
+              <a className="button secondary" href={g.path}>
+                szczegóły<span className="visually-hidden">: {g.title}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

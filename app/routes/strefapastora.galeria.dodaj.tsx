@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/auth.server";
+import { GalleryEditor } from "~/components/gallery-editor";
+import { editorAction, editorLoader } from "~/gallery-editor.server";
+import pastorStyles from "~/styles/pastor.css";
+
+export const handle = { hydrate: true };
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return editorLoader(request, user, { kind: "add" });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  return editorAction(request, user, { kind: "add" });
+}
+
+export default function AddGallery() {
+  return <GalleryEditor />;
+}

@@ -1,0 +1,16 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { requireUser } from "~/auth.server";
+import { ADD_PATH, photosAction } from "~/gallery-editor.server";
+
+// The album editor's script posts here: one photo per request, or a new
+// order after a drag (see photosAction). Nothing to show on a GET.
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return redirect(ADD_PATH);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  return photosAction(request, user);
+}

@@ -1,0 +1,26 @@
+import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/auth.server";
+import { GalleryEditor } from "~/components/gallery-editor";
+import { editorAction, editorLoader, titleFromEditPath } from "~/gallery-editor.server";
+import pastorStyles from "~/styles/pastor.css";
+
+export const handle = { hydrate: true };
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+// The slug is read from the raw path (see titleFromEditPath), not from params.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return editorLoader(request, user, { kind: "edit", title: titleFromEditPath(request) });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  return editorAction(request, user, { kind: "edit", title: titleFromEditPath(request) });
+}
+
+export default function EditGallery() {
+  return <GalleryEditor />;
+}
