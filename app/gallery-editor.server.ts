@@ -74,49 +74,12 @@ const toClient = (image: EditorImage): ClientImage => ({ ...image, thumb: thumbn
 
 const emptyValues = (): GalleryValues => ({ title: "", description: "", date: todayIn(church.timeZone, clock.now()) });
 
-// A refused body is still read this far, so the browser gets the answer.
-const DRAIN_MAX_BYTES = 1024 * 1024 * 1024;
-
-/**
- * The same request, except that a body given up early (a refused upload) is
- * read to its end and thrown away instead of the connection being cut: a
- * browser still sending the files shows a reset connection, not our Polish
- * message, when the server stops reading. Nothing read is kept.
- */
-function finishingBody(request: Request): Request {
-  if (!request.body) return request;
-  const reader = request.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel() {
-      void (async () => {
-        let read = 0;
-        try {
-          while (read <= DRAIN_MAX_BYTES) {
-            const { done, value } = await reader.read();
-            if (done) return;
-            read += value.byteLength;
-          }
-          await reader.cancel();
-        } catch {
-          // The client went away.
-        }
-      })();
-    },
-  });
-  return new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit);
-}
-
 /** Reads a small url-encoded form, or a multipart one with its files streamed to temporary files. */
 export async function readForm(request: Request, { maxFiles = 0 } = {}): Promise<UploadResult> {
   const type = request.headers.get("Content-Type") ?? "";
   if (/^multipart\/form-data/i.test(type)) {
     return parseUpload(
-      finishingBody(request),
+      request,
       maxFiles
         ? { maxFiles, maxFieldBytes: FORM_BYTES }
         : // A form without files: stray ones are kept small, then ignored.

@@ -86,6 +86,43 @@ class LimitExceeded extends Error {
 /** A failure of our own disk, not of the request: it stays a server error. */
 class TempWriteError extends Error {}
 
+// A refused body is still read this far, so the browser gets the answer.
+const DRAIN_MAX_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The same request, except that a body given up early (a refused upload) is
+ * read to its end and thrown away instead of the connection being cut: a
+ * browser still sending the files shows a reset connection, not our Polish
+ * message, when the server stops reading. Nothing read is kept.
+ */
+function finishingBody(request: Request): Request {
+  if (!request.body) return request;
+  const reader = request.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel() {
+      void (async () => {
+        let read = 0;
+        try {
+          while (read <= DRAIN_MAX_BYTES) {
+            const { done, value } = await reader.read();
+            if (done) return;
+            read += value.byteLength;
+          }
+          await reader.cancel();
+        } catch {
+          // The client went away.
+        }
+      })();
+    },
+  });
+  return new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit);
+}
+
 /**
  * Reads a multipart/form-data request part by part: files are streamed to a
  * temporary folder (never held in memory), text fields are kept in memory up
@@ -98,6 +135,8 @@ export async function parseUpload(
 ): Promise<UploadResult> {
   const limits = { ...DEFAULT_UPLOAD_LIMITS, ...options };
   const tmpDir = options.tmpDir ?? os.tmpdir();
+  // A refused upload is still read to its end, so the browser shows our answer.
+  request = finishingBody(request);
   const fields = new URLSearchParams();
   const fail = (status: 400 | 413, message: string): UploadFailure => ({ ok: false, status, message, fields });
 
@@ -105,7 +144,10 @@ export async function parseUpload(
   const [type, boundary] = (request.headers.get("Content-Type") ?? "").split(/\s*;\s*boundary=/);
   if (type !== "multipart/form-data" || !boundary || !request.body) return fail(400, UPLOAD_MESSAGES.malformed);
   const declared = Number(request.headers.get("Content-Length"));
-  if (declared > limits.maxTotalBytes) return fail(413, UPLOAD_MESSAGES.totalTooLarge(limits.maxTotalBytes));
+  if (declared > limits.maxTotalBytes) {
+    await request.body.cancel().catch(() => {});
+    return fail(413, UPLOAD_MESSAGES.totalTooLarge(limits.maxTotalBytes));
+  }
 
   // Counts the body as it flows, so a chunked body without Content-Length is
   // capped too, and notes whether the closing delimiter came: the parser

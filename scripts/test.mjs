@@ -42,7 +42,8 @@ function freePort() {
 ensureDependencies();
 ensureChromium();
 
-const results = path.join(root, "test-results");
+// Not test-results/: Playwright empties that folder when it starts.
+const results = path.join(root, ".cache", "test-summary");
 fs.mkdirSync(results, { recursive: true });
 
 console.log("\n== Type check ==");
