@@ -1,6 +1,7 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { MapEmbed } from "~/components/map";
 import { church, cookieNotice } from "~/content/church";
 import { policyAccepted } from "~/lib/cookie-notice.server";
 
@@ -62,15 +63,7 @@ export default function Home() {
         <p>
           {address.street}, {address.postalCode} {address.city}
         </p>
-        <iframe
-          className="map"
-          title="Mapa dojazdu"
-          src={church.mapEmbedUrl}
-          loading="lazy"
-          referrerPolicy="no-referrer-when-downgrade"
-          width="600"
-          height="400"
-        />
+        <MapEmbed />
       </section>
 
       <section className="page" aria-labelledby="wsparcie">

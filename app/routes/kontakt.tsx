@@ -1,3 +1,4 @@
+import { MapEmbed } from "~/components/map";
 import { church } from "~/content/church";
 
 export default function Contact() {
@@ -46,15 +47,7 @@ export default function Contact() {
           Nasz kanał wideo
         </a>
       </p>
-      <iframe
-        className="map"
-        title="Mapa dojazdu"
-        src={church.mapEmbedUrl}
-        loading="lazy"
-        referrerPolicy="no-referrer-when-downgrade"
-        width="600"
-        height="400"
-      />
+      <MapEmbed />
     </div>
   );
 }

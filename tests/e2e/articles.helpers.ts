@@ -3,18 +3,11 @@
 // own articles (headers starting with "E2E "), and remove them afterwards.
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { expect } from "./fixtures";
+import { PASTOR, expect, signIn } from "./fixtures";
 
-export const PASTOR = { email: "pastor@example.org", password: "haslo-testowe-123" };
+export { PASTOR, signIn };
+
 export const PREFIX = "E2E ";
-
-export async function signIn(page: Page) {
-  await page.goto("/strefapastora/logowanie");
-  await page.getByLabel("Login").fill(PASTOR.email);
-  await page.getByLabel("Hasło").fill(PASTOR.password);
-  await page.getByRole("button", { name: "Login" }).click();
-  await expect(page).toHaveURL(/\/strefapastora$/);
-}
 
 let counter = 0;
 /** A header no other test uses. */

@@ -1,4 +1,4 @@
-import { test as base, expect } from "@playwright/test";
+import { type Page, test as base, expect } from "@playwright/test";
 
 /** Every test stays on this machine: requests to other hosts (map, calendar) are answered empty. */
 export const test = base.extend({
@@ -13,3 +13,15 @@ export const test = base.extend({
 });
 
 export { expect };
+
+/** The pastor account the e2e server creates (tests/e2e/server.mjs). */
+export const PASTOR = { email: "pastor@example.org", password: "haslo-testowe-123" };
+
+/** Signs in through the login form, as the pastor would. */
+export async function signIn(page: Page) {
+  await page.goto("/strefapastora/logowanie");
+  await page.getByLabel("Login").fill(PASTOR.email);
+  await page.getByLabel("Hasło").fill(PASTOR.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/strefapastora$/);
+}

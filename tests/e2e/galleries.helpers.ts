@@ -5,19 +5,12 @@
 // remove them afterwards.
 import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
-import { expect } from "./fixtures";
+import { PASTOR, expect, signIn } from "./fixtures";
 
-export const PASTOR = { email: "pastor@example.org", password: "haslo-testowe-123" };
+export { PASTOR, signIn };
+
 export const PREFIX = "E2E galeria";
 export const OLD_DATE = "2001-02-03";
-
-export async function signIn(page: Page) {
-  await page.goto("/strefapastora/logowanie");
-  await page.getByLabel("Login").fill(PASTOR.email);
-  await page.getByLabel("Hasło").fill(PASTOR.password);
-  await page.getByRole("button", { name: "Login" }).click();
-  await expect(page).toHaveURL(/\/strefapastora$/);
-}
 
 let counter = 0;
 /** A title no other test uses. */

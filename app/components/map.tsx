@@ -1,0 +1,16 @@
+import { church } from "~/content/church";
+
+/** The embedded map, loaded only when scrolled near (it is the heaviest part of a page). */
+export function MapEmbed() {
+  return (
+    <iframe
+      className="map"
+      title="Mapa dojazdu"
+      src={church.mapEmbedUrl}
+      loading="lazy"
+      referrerPolicy="no-referrer-when-downgrade"
+      width="600"
+      height="400"
+    />
+  );
+}
