@@ -88,11 +88,15 @@ export async function getGalleryByTitle(title: string): Promise<GalleryDetail | 
  */
 export function titleFromSlug(rawSegment: string): string | null {
   if (rawSegment.length === 0 || rawSegment.length > 2000) return null;
+  let title: string;
   try {
-    return decodeURIComponent(rawSegment);
+    title = decodeURIComponent(rawSegment);
   } catch {
     return null;
   }
+  // No album title holds control characters (they are refused on save), and
+  // Postgres refuses a NUL byte in a query outright.
+  return /[\u0000-\u001f\u007f]/.test(title) ? null : title;
 }
 
 // ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@ export function freePort(): Promise<number> {
 
 export interface RunningServer {
   base: string;
+  dataDir: string;
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
@@ -54,6 +55,7 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
   }
   return {
     base,
+    dataDir,
     child,
     output: () => log,
     exited,

@@ -49,6 +49,8 @@ describe("gallery slugs", () => {
   });
   it("refuses malformed and oversized slugs", () => {
     expect(titleFromSlug("%E0%A4%A")).toBeNull();
+    expect(titleFromSlug("%00")).toBeNull();
+    expect(titleFromSlug("a%0Ab")).toBeNull();
     expect(titleFromSlug("a".repeat(5000))).toBeNull();
     expect(titleFromSlug("")).toBeNull();
   });
