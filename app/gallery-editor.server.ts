@@ -15,6 +15,7 @@ import {
   type GalleryValues,
   type ImageChange,
   addPhotos,
+  altsChange,
   changeDraftImages,
   createDraft,
   getDraft,
@@ -24,6 +25,7 @@ import {
   normalizeTitle,
   reportFor,
   saveGallery,
+  setDraftAlts,
   updateDraft,
 } from "~/models/gallery-drafts.server";
 import { type EditorImage, getGalleryForEditor, thumbnailUrl, titleFromSlug } from "~/models/galleries.server";
@@ -115,6 +117,15 @@ function typedValues(fields: URLSearchParams): Partial<GalleryValues> {
     if (value !== null) out[name] = value;
   }
   return out;
+}
+
+/** Photo descriptions typed in the editor: fields `alt:{key}`. */
+function typedAlts(fields: URLSearchParams): Map<string, string> {
+  const alts = new Map<string, string>();
+  for (const [name, value] of fields) {
+    if (name.startsWith("alt:") && isValidKey(name.slice(4))) alts.set(name.slice(4), value);
+  }
+  return alts;
 }
 
 type Intent = { kind: "upload" } | { kind: "save" } | Extract<ImageChange, { key: string }>;
@@ -222,6 +233,16 @@ export async function editorAction(request: Request, user: SessionUser, target: 
       refused = batch.results.some((r) => !r.ok);
     }
 
+    // Descriptions ride along with every button, like the typed title.
+    const alts = typedAlts(form.fields);
+    if (form.ok && intent && alts.size) {
+      if (!draftId && gallery && altsChange(gallery.images, alts)) {
+        draftId = await startDraft();
+        if (!draftId) return redirect(UNKNOWN_GALLERY_REDIRECT);
+      }
+      if (draftId && !(await setDraftAlts({ draftId, alts }))) return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
+    }
+
     switch (intent?.kind) {
       case "up":
       case "down":
@@ -319,6 +340,7 @@ export async function photosAction(request: Request, user: SessionUser) {
         draftId = batch.draftId;
         // A report from an earlier no-script post is stale now.
         if (draftId) await updateDraft({ draftId, values: typed, feedback: null });
+        if (draftId) await setDraftAlts({ draftId, alts: typedAlts(form.fields) });
         const results = batch.results.map((r) => (r.ok ? { ...r, image: toClient(r.image) } : { name: r.name, ok: false as const, reason: r.reason }));
         return answer({ draftId, results, hint: hintFor(batch.results) }, results.some((r) => r.ok) ? 200 : 422);
       }
@@ -332,6 +354,7 @@ export async function photosAction(request: Request, user: SessionUser) {
         const status = await changeDraftImages({ draftId, change: { kind: "order", keys } });
         if (status !== "ok") return answer({ error: GALLERY_MESSAGES.draftGone }, 409);
         await updateDraft({ draftId, values: typed });
+        await setDraftAlts({ draftId, alts: typedAlts(form.fields) });
         return answer({ draftId });
       }
       default:

@@ -16,7 +16,7 @@ import { Form, useActionData, useLoaderData, useNavigate, useNavigation, useReva
 import { type CSSProperties, type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ClientImage, PhotosResponse, editorAction, editorLoader } from "~/gallery-editor.server";
 import { CSRF_FIELD, CSRF_HEADER } from "~/lib/csrf";
-import { batchReport } from "~/lib/galleries";
+import { ALT_MAX, batchReport } from "~/lib/galleries";
 import { Field, FlashMessage, FormError, TextAreaField } from "./forms";
 import { BackLink } from "./layout";
 import { CsrfInput, PastorBar, useCsrfToken } from "./pastor";
@@ -111,6 +111,10 @@ export function GalleryEditor() {
       for (const name of ["title", "description", "date"]) {
         const field = form?.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null;
         if (field) body.append(name, field.value);
+      }
+      // Photo descriptions typed so far are kept in the draft too.
+      for (const field of Array.from(form?.querySelectorAll<HTMLInputElement>('input[name^="alt:"]') ?? [])) {
+        body.append(field.name, field.value);
       }
     },
     [csrf, data.mode, data.albumTitle],
@@ -390,6 +394,11 @@ function ImageList({
   };
 
   const heading = <h2 id="gallery-images-heading">Kolejność zdjęć ({items.length})</h2>;
+  const altHelp = (
+    <p className="field-note" id="alt-help">
+      Opis zdjęcia odczyta osobom niewidomym czytnik ekranu. Gdy pole zostanie puste, zdjęcie opisze jego numer i tytuł galerii.
+    </p>
+  );
   if (items.length === 0) {
     return (
       <div className="editor-images-block">
@@ -404,6 +413,7 @@ function ImageList({
   return (
     <div className="editor-images-block">
       {heading}
+      {altHelp}
       {sortable ? (
         <p className="field-note" id="drag-help">
           Przeciągnij zdjęcie za uchwyt ⠿ albo użyj przycisków. Z klawiatury: spacja na uchwycie, strzałki, spacja.
@@ -494,6 +504,19 @@ function Row({
       <span className="editor-image-name">
         {image.name}
         {index === 0 ? <span className="cover-badge"> (okładka)</span> : null}
+      </span>
+      <span className="editor-image-alt">
+        <label htmlFor={`alt-${index}`}>
+          opis zdjęcia dla niewidomych{which}
+        </label>
+        <input
+          id={`alt-${index}`}
+          name={`alt:${image.key}`}
+          defaultValue={image.alt}
+          maxLength={ALT_MAX}
+          autoComplete="off"
+          aria-describedby="alt-help"
+        />
       </span>
       <span className="editor-image-actions">
         <button type="submit" name="intent" value={`up:${image.key}`} formNoValidate className="secondary" disabled={busy || index === 0}>

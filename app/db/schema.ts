@@ -63,6 +63,8 @@ export const galleryImages = pgTable(
     imageKey: text("image_key").notNull(),
     width: integer("width").notNull(),
     height: integer("height").notNull(),
+    // What a screen reader says of the photo; empty means the album title and position.
+    alt: text("alt").notNull().default(""),
   },
   (t) => [
     index("gallery_images_gallery_position_idx").on(t.galleryId, t.position),
@@ -189,6 +191,8 @@ export const galleryDraftImages = pgTable(
     imageKey: text("image_key").notNull(),
     width: integer("width").notNull(),
     height: integer("height").notNull(),
+    // What a screen reader says of the photo; empty means the album title and position.
+    alt: text("alt").notNull().default(""),
   },
   (t) => [
     // The key identifies an image in the editor's buttons.

@@ -15,3 +15,9 @@ export function batchReport(total: number, refused: RefusedFile[]): string {
 
 /** SPEC §5: the question before an album is deleted. */
 export const DELETE_GALLERY_QUESTION = "Czy napewno chcesz usunąć galerię?";
+
+/** What a screen reader says of an album photo the pastor gave no description. */
+export const defaultPhotoAlt = (albumTitle: string, position: number) => `Zdjęcie ${position} z galerii ${albumTitle}`;
+
+/** Longest photo description kept; the editor's field stops there too. */
+export const ALT_MAX = 250;

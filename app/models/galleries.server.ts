@@ -2,6 +2,7 @@ import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { articles, galleries, galleryDraftImages, galleryDrafts, galleryImages, historyPhotos } from "~/db/schema";
 import { type Db, withDb } from "~/db.server";
 import { type ImageView, type StoredImage, deleteImage, imageView } from "~/images.server";
+import { ALT_MAX } from "~/lib/galleries";
 import { variantKey, variantWidths } from "~/lib/image-variants";
 import { logger } from "~/logger.server";
 import { type Storage, storage } from "~/storage.server";
@@ -17,7 +18,7 @@ export interface GalleryDetail {
   title: string;
   description: string;
   date: string;
-  images: (ImageView & { name: string })[];
+  images: (ImageView & { name: string; alt: string })[];
 }
 
 /** Albums newest first with their first image as cover, in one query. */
@@ -59,6 +60,7 @@ export async function getGalleryByTitle(title: string): Promise<GalleryDetail | 
         description: galleries.description,
         date: galleries.date,
         name: galleryImages.name,
+        alt: galleryImages.alt,
         imageKey: galleryImages.imageKey,
         width: galleryImages.width,
         height: galleryImages.height,
@@ -76,7 +78,7 @@ export async function getGalleryByTitle(title: string): Promise<GalleryDetail | 
     date,
     images: rows.flatMap((r) =>
       r.imageKey && r.width && r.height
-        ? [{ name: r.name ?? "", ...imageView({ key: r.imageKey, width: r.width, height: r.height }) }]
+        ? [{ name: r.name ?? "", alt: r.alt ?? "", ...imageView({ key: r.imageKey, width: r.width, height: r.height }) }]
         : [],
     ),
   };
@@ -122,6 +124,17 @@ export interface EditorImage {
   name: string;
   width: number;
   height: number;
+  /** The pastor's description for screen readers; empty for the default. */
+  alt: string;
+}
+
+/** The description as stored: one line, trimmed, at most ALT_MAX characters. */
+export function cleanAlt(value: string): string {
+  return value
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, ALT_MAX);
 }
 
 /**
@@ -189,7 +202,13 @@ export async function getGalleryForEditor(title: string): Promise<{
       .where(eq(galleries.title, title));
     if (!gallery) return null;
     const images = await db
-      .select({ key: galleryImages.imageKey, name: galleryImages.name, width: galleryImages.width, height: galleryImages.height })
+      .select({
+        key: galleryImages.imageKey,
+        name: galleryImages.name,
+        width: galleryImages.width,
+        height: galleryImages.height,
+        alt: galleryImages.alt,
+      })
       .from(galleryImages)
       .where(eq(galleryImages.galleryId, gallery.id))
       .orderBy(asc(galleryImages.position), asc(galleryImages.id));

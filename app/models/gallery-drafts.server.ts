@@ -9,6 +9,7 @@ import { logger } from "~/logger.server";
 import {
   type EditorImage,
   GALLERY_FOLDER,
+  cleanAlt,
   deleteImageFiles,
   lockGalleryFiles,
   unreferencedImages,
@@ -128,6 +129,7 @@ async function draftImages(tx: Tx | Db, draftId: string): Promise<EditorImage[]>
       name: galleryDraftImages.name,
       width: galleryDraftImages.width,
       height: galleryDraftImages.height,
+      alt: galleryDraftImages.alt,
     })
     .from(galleryDraftImages)
     .where(eq(galleryDraftImages.draftId, draftId))
@@ -194,8 +196,8 @@ export async function createDraft({
       });
       if (galleryId !== null) {
         await tx.execute(sql`
-          insert into ${galleryDraftImages} (draft_id, position, name, image_key, width, height)
-          select ${id}, row_number() over (order by position, id) - 1, name, image_key, width, height
+          insert into ${galleryDraftImages} (draft_id, position, name, image_key, width, height, alt)
+          select ${id}, row_number() over (order by position, id) - 1, name, image_key, width, height, alt
           from ${galleryImages} where gallery_id = ${galleryId}`);
       }
       return id;
@@ -260,6 +262,30 @@ export async function addDraftImage(
   );
   if (!added) await deleteImage(image, store).catch(() => {});
   return added;
+}
+
+/**
+ * Keeps the photo descriptions typed in the editor (key → text). Keys the
+ * draft does not hold are ignored. False when the draft is gone.
+ */
+export async function setDraftAlts({ draftId, alts }: { draftId: string; alts: Map<string, string> }): Promise<boolean> {
+  if (alts.size === 0) return true;
+  const pairs = [...alts].map(([key, alt]) => sql`(${key}::text, ${cleanAlt(alt)}::text)`);
+  return withDb((db) =>
+    db.transaction(async (tx) => {
+      if (!(await touchDraft(tx, draftId))) return false;
+      await tx.execute(sql`
+        update ${galleryDraftImages} set alt = typed.alt
+        from (values ${sql.join(pairs, sql`, `)}) as typed(key, alt)
+        where ${galleryDraftImages.draftId} = ${draftId} and ${galleryDraftImages.imageKey} = typed.key`);
+      return true;
+    }),
+  );
+}
+
+/** Whether the typed descriptions differ from the images' own. */
+export function altsChange(images: EditorImage[], alts: Map<string, string>): boolean {
+  return images.some((img) => alts.has(img.key) && cleanAlt(alts.get(img.key)!) !== img.alt);
 }
 
 export type ImageChange =
@@ -404,7 +430,7 @@ export async function addPhotos(
     try {
       draftId ??= await startDraft();
       if (draftId && (await addDraftImage({ draftId, name, image: stored }, store))) {
-        results.push({ name, ok: true, image: { key: stored.key, name, width: stored.width, height: stored.height } });
+        results.push({ name, ok: true, image: { key: stored.key, name, width: stored.width, height: stored.height, alt: "" } });
         continue;
       }
       gone = true;
@@ -522,7 +548,17 @@ export async function saveGallery(
           if (images.length) {
             await tx
               .insert(galleryImages)
-              .values(images.map((img, position) => ({ galleryId: id, position, name: img.name, imageKey: img.key, width: img.width, height: img.height })));
+              .values(
+                images.map((img, position) => ({
+                  galleryId: id,
+                  position,
+                  name: img.name,
+                  imageKey: img.key,
+                  width: img.width,
+                  height: img.height,
+                  alt: img.alt,
+                })),
+              );
           }
           await tx.delete(galleryDrafts).where(eq(galleryDrafts.id, draftId!));
           removed = await unreferencedImages(tx, before);

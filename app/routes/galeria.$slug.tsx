@@ -4,6 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { Photo } from "~/components/picture";
 import { church } from "~/content/church";
+import { defaultPhotoAlt } from "~/lib/galleries";
 import { describe, displayDate } from "~/lib/text";
 import { getGalleryByTitle, titleFromSlug } from "~/models/galleries.server";
 
@@ -41,7 +42,7 @@ export default function Gallery() {
               <a href={img.full} target="_blank" rel="noopener noreferrer">
                 <Photo
                   image={img}
-                  alt={`Zdjęcie ${i + 1} z galerii ${gallery.title}`}
+                  alt={img.alt || defaultPhotoAlt(gallery.title, i + 1)}
                   sizes="(min-width: 1050px) 320px, 50vw"
                   eager={i < 2}
                 />

@@ -17,7 +17,7 @@ import {
   readForm,
   titleFromDetailPath,
 } from "~/gallery-editor.server";
-import { DELETE_GALLERY_QUESTION } from "~/lib/galleries";
+import { DELETE_GALLERY_QUESTION, defaultPhotoAlt } from "~/lib/galleries";
 import { displayDate } from "~/lib/text";
 import { deleteGallery, getGalleryByTitle } from "~/models/galleries.server";
 import pastorStyles from "~/styles/pastor.css";
@@ -95,7 +95,7 @@ export default function PastorGallery() {
           {gallery.images.map((img, i) => (
             <li key={img.full}>
               <a href={img.full} target="_blank" rel="noopener noreferrer">
-                <Photo image={img} alt={`Zdjęcie ${i + 1}: ${img.name}`} sizes="(min-width: 1050px) 320px, 50vw" eager={i < 2} />
+                <Photo image={img} alt={img.alt || defaultPhotoAlt(gallery.title, i + 1)} sizes="(min-width: 1050px) 320px, 50vw" eager={i < 2} />
               </a>
             </li>
           ))}

@@ -78,7 +78,7 @@ const typed = (title: string, description = "Opis", date = "2025-06-01"): [strin
 interface EditorData {
   draftId: string | null;
   values: { title: string; description: string; date: string };
-  images: { key: string; name: string; thumb: string }[];
+  images: { key: string; name: string; thumb: string; alt: string }[];
   feedback: { report?: string; error?: string; hint?: string; fieldErrors?: Record<string, string> } | null;
   flash: string | null;
 }
@@ -334,5 +334,90 @@ describe("editing, renaming and deleting", () => {
     expect(list.galleries).toEqual([]);
     expect(await storage().list("galeria/")).toEqual([]);
     expect((await call(detailLoader, get(url))).headers.get("Location")).toBe("/strefapastora/galeria/");
+  });
+});
+
+describe("photo descriptions for screen readers", () => {
+  async function createAlbum(title: string, photos: string[]) {
+    const fields: [string, string | File][] = typed(title);
+    for (const p of photos) fields.push(["zdjecia", await jpeg(p)]);
+    fields.push(["intent", "save"]);
+    await call(addAction, post("/strefapastora/galeria/dodaj", form(fields)));
+  }
+
+  const publicImages = async (title: string) =>
+    ((await (await call(publicAlbumLoader, request(`/galeria/${encodeURIComponent(title)}`))).json()) as {
+      gallery: { images: { name: string; alt: string }[] };
+    }).gallery.images;
+
+  it("saves a description typed for one photo; the others keep the default", async () => {
+    await createAlbum("Chrzest", ["a.jpg", "b.jpg"]);
+    const editUrl = `/strefapastora/galeria/edytuj/${encodeURIComponent("Chrzest")}`;
+    const start = await editorData(await call(editLoader, get(editUrl)));
+    expect(start.images.map((i) => i.alt)).toEqual(["", ""]);
+    const [a, b] = start.images;
+
+    const saved = await call(
+      editAction,
+      post(editUrl, form([...typed("Chrzest"), [`alt:${a.key}`, "  Pastor \n zanurza  kandydata w rzece "], [`alt:${b.key}`, ""], ["intent", "save"]])),
+    );
+    expect(saved.headers.get("Location")).toBe(`/strefapastora/galeria/${encodeURIComponent("Chrzest")}`);
+    expect(await publicImages("Chrzest")).toMatchObject([
+      { name: "a.jpg", alt: "Pastor zanurza kandydata w rzece" },
+      { name: "b.jpg", alt: "" },
+    ]);
+    // The editor shows it next time.
+    const again = await editorData(await call(editLoader, get(editUrl)));
+    expect(again.images.map((i) => i.alt)).toEqual(["Pastor zanurza kandydata w rzece", ""]);
+  });
+
+  it("keeps typed descriptions when the save is refused, and moves them with their photo", async () => {
+    await createAlbum("Piknik", ["a.jpg", "b.jpg"]);
+    const editUrl = `/strefapastora/galeria/edytuj/${encodeURIComponent("Piknik")}`;
+    const [a, b] = (await editorData(await call(editLoader, get(editUrl)))).images;
+
+    // An empty title is refused; the description typed with it is not lost.
+    let data = await followToEditor(
+      await call(editAction, post(editUrl, form([...typed(""), [`alt:${b.key}`, "Dzieci przy ognisku"], ["intent", "save"]]))),
+      editLoader,
+    );
+    expect(data.feedback?.fieldErrors?.title).toBeTruthy();
+    expect(data.images.map((i) => i.alt)).toEqual(["", "Dzieci przy ognisku"]);
+    const url = `${editUrl}?szkic=${data.draftId}`;
+
+    data = await followToEditor(await call(editAction, post(url, form([...typed("Piknik"), ["intent", `cover:${b.key}`]]))), editLoader);
+    expect(data.images.map((i) => [i.name, i.alt])).toEqual([
+      ["b.jpg", "Dzieci przy ognisku"],
+      ["a.jpg", ""],
+    ]);
+    await call(editAction, post(url, form([...typed("Piknik"), [`alt:${a.key}`, "x".repeat(400)], ["intent", "save"]])));
+    const images = await publicImages("Piknik");
+    expect(images[0].alt).toBe("Dzieci przy ognisku");
+    // Longer descriptions are cut where the field stops typing.
+    expect(images[1].alt).toBe("x".repeat(250));
+  });
+
+  it("keeps descriptions sent with the script's reorder", async () => {
+    await createAlbum("Koncert", ["a.jpg", "b.jpg"]);
+    const [a, b] = (await editorData(await call(editLoader, get(`/strefapastora/galeria/edytuj/${encodeURIComponent("Koncert")}`)))).images;
+    const body = new URLSearchParams([
+      ["csrf", csrf],
+      ["galeria", "Koncert"],
+      ...typed("Koncert"),
+      [`alt:${a.key}`, "Zespół na scenie"],
+      ["intent", "reorder"],
+      ["order", b.key],
+      ["order", a.key],
+    ]);
+    const res = await call(photosAction, post("/strefapastora/galeria/dodaj/zdjecia", body, { Accept: "application/json" }));
+    expect(res.status).toBe(200);
+    const { draftId } = (await res.json()) as { draftId: string };
+    const data = await editorData(
+      await call(editLoader, get(`/strefapastora/galeria/edytuj/${encodeURIComponent("Koncert")}?szkic=${draftId}`)),
+    );
+    expect(data.images.map((i) => [i.name, i.alt])).toEqual([
+      ["b.jpg", ""],
+      ["a.jpg", "Zespół na scenie"],
+    ]);
   });
 });
