@@ -73,7 +73,7 @@ export async function addPhotos(page: Page, files: UploadFile[], report: string)
 /** Fills the album fields of the editor. */
 export async function fillAlbum(page: Page, { title, description, date = OLD_DATE }: { title: string; description?: string; date?: string }) {
   await page.getByLabel("TYTUŁ").fill(title);
-  if (description !== undefined) await page.getByLabel("OPIS").fill(description);
+  if (description !== undefined) await page.getByLabel("OPIS", { exact: true }).fill(description);
   await page.getByLabel("DATA").fill(date);
 }
 

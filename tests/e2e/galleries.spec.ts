@@ -61,7 +61,7 @@ test("create with three photos, reorder, save, see the order publicly, rename, d
   await expect.poll(() => editorOrder(page)).toEqual(["A.jpg", "B.jpg", "C.jpg"]);
   // The typed values came back with the list.
   await expect(page.getByLabel("TYTUŁ")).toHaveValue(title);
-  await expect(page.getByLabel("OPIS")).toHaveValue("Trzy dni w górach.\nDruga linia.");
+  await expect(page.getByLabel("OPIS", { exact: true })).toHaveValue("Trzy dni w górach.\nDruga linia.");
   await expect(page.getByLabel("DATA")).toHaveValue(OLD_DATE);
   await expect(page.locator(".editor-images img").first()).toHaveAttribute("width", "50");
 
@@ -124,7 +124,7 @@ test("a title that exists is refused on add and on rename, and no album is lost"
   await page.getByRole("button", { name: "zapisz" }).click();
   await expect(page.getByRole("alert")).toHaveText("Jest już galeria o podanym tytule!");
   await expect(page.getByLabel("TYTUŁ")).toHaveValue(first);
-  await expect(page.getByLabel("OPIS")).toHaveValue("Nie powinien powstać.");
+  await expect(page.getByLabel("OPIS", { exact: true })).toHaveValue("Nie powinien powstać.");
 
   // Rename onto another album's title, ours and a demo album.
   for (const taken of [first, "Piknik zborowy 2025"]) {
@@ -228,4 +228,24 @@ test("eleven photos at once: one request each with JavaScript, a request to send
     await addPhotos(page, files.slice(10), "1 z 1 zdjęcia dodano");
     expect(await editorOrder(page)).toEqual(files.map((f) => f.name));
   }
+});
+
+test("each photo can be described for screen readers; the rest are named by album and position", async ({ page }) => {
+  const title = uniqueTitle("Opisy");
+  await createAlbum(page, title, [await photo("A.jpg", 0), await photo("B.jpg", 120)]);
+  await page.getByRole("link", { name: "edytuj" }).click();
+  const describeField = (name: string) => page.getByLabel(new RegExp(`^opis zdjęcia dla niewidomych\\s*: ${name}$`));
+  await describeField("A.jpg").fill("Dzieci bawią się na łące");
+  // Moving the photo keeps what was typed for it.
+  await photoButton(page, "w dół", "A.jpg").click();
+  await expect.poll(() => editorOrder(page)).toEqual(["B.jpg", "A.jpg"]);
+  await expect(describeField("A.jpg")).toHaveValue("Dzieci bawią się na łące");
+  await expect(describeField("B.jpg")).toHaveValue("");
+  await page.getByRole("button", { name: "zapisz" }).click();
+  await expect(page.getByRole("status")).toHaveText("Zapisano galerię.");
+
+  await page.goto(`/galeria/${slug(title)}`);
+  const alts = await page.locator(".photo-grid img").evaluateAll((imgs) => imgs.map((i) => i.getAttribute("alt")));
+  expect(alts).toEqual([`Zdjęcie 1 z galerii ${title}`, "Dzieci bawią się na łące"]);
+  await expect(page.getByRole("link", { name: "Dzieci bawią się na łące" })).toBeVisible();
 });
