@@ -410,6 +410,11 @@ function ImageList({
   const rows = items.map((image, index) => (
     <ImageRow key={image.key} image={image} index={index} count={items.length} sortable={sortable} busy={busy} />
   ));
+  const list = (
+    <ol className="editor-images" aria-labelledby="gallery-images-heading">
+      {rows}
+    </ol>
+  );
   return (
     <div className="editor-images-block">
       {heading}
@@ -419,28 +424,27 @@ function ImageList({
           Przeciągnij zdjęcie za uchwyt ⠿ albo użyj przycisków. Z klawiatury: spacja na uchwycie, strzałki, spacja.
         </p>
       ) : null}
-      <ol className="editor-images" aria-labelledby="gallery-images-heading">
-        {sortable ? (
-          <DndContext
-            sensors={sensors}
-            collisionDetection={closestCenter}
-            onDragEnd={onDragEnd}
-            accessibility={{
-              announcements,
-              screenReaderInstructions: {
-                draggable:
-                  "Aby przenieść zdjęcie, naciśnij spację lub Enter. Strzałkami przesuń je w nowe miejsce, spacją lub Enterem upuść, klawiszem Escape anuluj.",
-              },
-            }}
-          >
-            <SortableContext items={keys} strategy={verticalListSortingStrategy}>
-              {rows}
-            </SortableContext>
-          </DndContext>
-        ) : (
-          rows
-        )}
-      </ol>
+      {sortable ? (
+        // The context renders its screen-reader messages beside the list, not inside it.
+        <DndContext
+          sensors={sensors}
+          collisionDetection={closestCenter}
+          onDragEnd={onDragEnd}
+          accessibility={{
+            announcements,
+            screenReaderInstructions: {
+              draggable:
+                "Aby przenieść zdjęcie, naciśnij spację lub Enter. Strzałkami przesuń je w nowe miejsce, spacją lub Enterem upuść, klawiszem Escape anuluj.",
+            },
+          }}
+        >
+          <SortableContext items={keys} strategy={verticalListSortingStrategy}>
+            {list}
+          </SortableContext>
+        </DndContext>
+      ) : (
+        list
+      )}
     </div>
   );
 }

@@ -19,7 +19,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 // Tall enough that the whole editor is on screen: mouse and keyboard drags stay in view.
-test.use({ viewport: { width: 1280, height: 1600 } });
+test.use({ viewport: { width: 1280, height: 2400 } });
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);

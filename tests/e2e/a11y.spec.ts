@@ -1,0 +1,232 @@
+// Accessibility of every page, public and pastor, with JavaScript on and off
+// (the two projects), on a phone and on a desktop: axe finds no serious or
+// critical violation, and the rules axe cannot judge alone are checked here:
+// skip link, visible focus, landmarks, heading order, reduced motion.
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { createAlbum, photo, removeTestAlbums, uniqueTitle } from "./galleries.helpers";
+import { expect, signIn, test } from "./fixtures";
+
+const VIEWPORTS = [
+  { name: "375 px", width: 375, height: 740 },
+  { name: "1280 px", width: 1280, height: 800 },
+];
+
+// WCAG 2.1 A and AA, plus axe's best practices (landmarks, one h1, ...).
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+async function axe(page: Page) {
+  // The map and calendar frames belong to Google (answered empty in tests).
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).exclude("iframe").analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} – ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/**
+ * axe is a script, and a page without JavaScript runs none. So without
+ * JavaScript the page's HTML, as the server sent it and no script changed
+ * it, is checked in a copy that lets axe run and nothing of the page's own.
+ */
+async function scan(page: Page) {
+  if (test.info().project.use.javaScriptEnabled !== false) return axe(page);
+  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+  const url = page.url().replace(/#.*$/, "");
+  const own = new URL(url).host;
+  const context = await page.context().browser()!.newContext({
+    // Contexts made in a test inherit the project's options, JavaScript off included.
+    javaScriptEnabled: true,
+    viewport: page.viewportSize(),
+    serviceWorkers: "block",
+  });
+  try {
+    const copy = await context.newPage();
+    await copy.route((u) => u.host !== own, (route) => route.fulfill({ status: 204, body: "" }));
+    await copy.route(
+      (u) => u.href === url,
+      (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }),
+    );
+    await copy.goto(url);
+    expect(await copy.locator("script").count()).toBe(0);
+    return await axe(copy);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Heading levels as a screen reader lists them. */
+const headingLevels = (page: Page) =>
+  page.locator("h1, h2, h3, h4, h5, h6").evaluateAll((hs) =>
+    hs.filter((h) => (h as HTMLElement).offsetParent !== null || h.getClientRects().length > 0).map((h) => Number(h.tagName[1])),
+  );
+
+/** Every check of this file for the page that is open, at both widths. */
+async function checkPage(page: Page, label: string) {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    expect(await scan(page), `${label} at ${viewport.name}`).toEqual([]);
+  }
+  // One of each landmark; the skip link leads to the main one.
+  await expect(page.getByRole("banner")).toHaveCount(1);
+  await expect(page.getByRole("main")).toHaveCount(1);
+  await expect(page.getByRole("contentinfo")).toHaveCount(1);
+  await expect(page.locator("main#main")).toHaveCount(1);
+  // Headings start at one h1 and never skip a level going down.
+  const levels = await headingLevels(page);
+  expect(levels[0], `${label}: first heading`).toBe(1);
+  expect(levels.filter((l) => l === 1), `${label}: h1 count`).toHaveLength(1);
+  levels.forEach((level, i) => {
+    if (i > 0) expect(level - levels[i - 1], `${label}: heading ${i + 1} (h${level}) after h${levels[i - 1]}`).toBeLessThanOrEqual(1);
+  });
+}
+
+async function hrefOf(page: Page, selector: string) {
+  return (await page.locator(selector).first().getAttribute("href"))!;
+}
+
+test.describe("public pages", () => {
+  const paths = [
+    "/",
+    "/onas",
+    "/onas/swiadectwa/1",
+    "/aktualnosci",
+    "/kalendarz",
+    "/sluzby",
+    "/kontakt",
+    "/galeria",
+    "/polityka-prywatnosci",
+    "/strefapastora/logowanie",
+    "/nie-ma-takiej-strony",
+  ];
+  for (const path of paths) {
+    test(`${path} has no serious accessibility problem`, async ({ page }) => {
+      await page.goto(path);
+      await checkPage(page, path);
+    });
+  }
+
+  test("a news article and an album have no serious accessibility problem", async ({ page }) => {
+    await page.goto("/aktualnosci");
+    const article = await hrefOf(page, 'main a[href^="/aktualnosci/"]');
+    await page.goto("/galeria");
+    const album = await hrefOf(page, 'main a[href^="/galeria/"]');
+    for (const path of [article, album]) {
+      await page.goto(path);
+      await checkPage(page, path);
+    }
+  });
+
+  test("a failed sign-in shows its message accessibly", async ({ page }) => {
+    await page.goto("/strefapastora/logowanie");
+    await page.getByLabel("Login").fill("ktos@example.org");
+    await page.getByLabel("Hasło").fill("zle-haslo-123");
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByRole("alert")).toBeVisible();
+    await checkPage(page, "sign-in with an error");
+  });
+});
+
+test.describe("pastor pages", () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page);
+  });
+  test.afterEach(async ({ page }) => {
+    await removeTestAlbums(page);
+  });
+
+  test("every page of the pastor area has no serious accessibility problem", async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.goto("/strefapastora/artykuly");
+    const editArticle = await hrefOf(page, 'main a[href^="/strefapastora/artykuly/edytuj/"]');
+    await page.goto("/strefapastora/galeria");
+    const albumPath = await hrefOf(page, 'main a[href^="/strefapastora/galeria/"]:not([href$="/dodaj"])');
+    const editAlbum = albumPath.replace("/strefapastora/galeria/", "/strefapastora/galeria/edytuj/");
+    for (const path of [
+      "/strefapastora",
+      "/strefapastora/artykuly",
+      "/strefapastora/artykuly/dodaj",
+      editArticle,
+      "/strefapastora/galeria",
+      albumPath,
+      "/strefapastora/galeria/dodaj",
+      editAlbum,
+    ]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await checkPage(page, path);
+    }
+  });
+
+  test("forms with messages and the album editor with photos have no serious accessibility problem", async ({ page }) => {
+    test.setTimeout(90_000);
+    // An article sent empty comes back with its messages.
+    await page.goto("/strefapastora/artykuly/dodaj");
+    await page.locator("form.form").evaluate((f: HTMLFormElement) => (f.noValidate = true)).catch(() => {});
+    await page.getByRole("button", { name: /dodaj|zapisz/i }).last().click();
+    await expect(page.locator(".field-error, .form-error, [role=alert]").first()).toBeVisible();
+    await checkPage(page, "article form with messages");
+
+    // An album with photos: each row has its buttons and description field.
+    const title = uniqueTitle("Dostępność");
+    await createAlbum(page, title, [await photo("A.jpg", 10), await photo("B.jpg", 200)]);
+    await checkPage(page, "album with photos");
+    await page.getByRole("link", { name: "edytuj" }).click();
+    await expect(page.getByLabel(/^opis zdjęcia dla niewidomych/)).toHaveCount(2);
+    await checkPage(page, "album editor with photos");
+  });
+});
+
+test("the skip link is the first stop of the keyboard and leads to the content", async ({ page }) => {
+  await page.goto("/kontakt");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Przejdź do treści" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#main$/);
+  // The next Tab continues inside the content, not in the header again.
+  await page.keyboard.press("Tab");
+  const inMain = await page.evaluate(() => Boolean(document.activeElement?.closest("main")));
+  expect(inMain).toBe(true);
+});
+
+test("keyboard focus is clearly visible on links, buttons and fields", async ({ page }) => {
+  await page.goto("/strefapastora/logowanie");
+  const targets = [
+    page.getByRole("navigation", { name: "Menu główne" }).getByRole("link", { name: "Kontakt" }),
+    page.getByLabel("Login"),
+    page.getByRole("button", { name: "Login" }),
+  ];
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const target of targets) {
+    await target.focus();
+    // Focused from the keyboard's point of view: :focus-visible applies.
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    await expect(target).toBeFocused();
+    const style = await target.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { style: s.outlineStyle, width: parseFloat(s.outlineWidth), color: s.outlineColor };
+    });
+    expect(style.style).not.toBe("none");
+    expect(style.width).toBeGreaterThanOrEqual(2);
+  }
+});
+
+test("motion follows the visitor's setting", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "no-preference" });
+  await page.goto("/");
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("smooth");
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("auto");
+  // Transitions (the dragged photo's, say) collapse to nothing.
+  const duration = await page.evaluate(() => {
+    const probe = document.createElement("div");
+    probe.style.transition = "transform 300ms ease";
+    document.body.append(probe);
+    const d = getComputedStyle(probe).transitionDuration;
+    probe.remove();
+    return parseFloat(d);
+  });
+  expect(duration).toBeLessThan(0.01);
+});
