@@ -9,9 +9,13 @@ import { siteCss } from "./inline-css.server";
 import { DocumentContext } from "./lib/document-context";
 import { applySecurityHeaders, createNonce } from "./security.server";
 import { logger } from "./logger.server";
+import { churchPayload } from "./payment-qr.server";
 import { removeStaleUploads } from "./upload.server";
 import { scheduleGalleryCleanup } from "./models/gallery-drafts.server";
 
+// A mistyped account number or NIP stops the server with a message naming
+// it, rather than printing a donation QR code that sends money astray.
+churchPayload();
 // Connect, migrate and seed at start rather than on the first visit.
 db().catch((error) => logger.error({ err: error }, "database not ready at start"));
 // Temporary upload files left behind by a process that crashed.

@@ -46,8 +46,13 @@ export const church = {
   bank: {
     name: "Nazwa banku", // PLACEHOLDER
     holder: "Kościół Zielonoświątkowy Zbór w Wieliczce",
-    account: "00 0000 0000 0000 0000 0000 0000", // PLACEHOLDER
+    // PLACEHOLDER: check digits valid (the payment QR code checks them), no bank has number 0000 0000.
+    account: "04 0000 0000 0000 0000 0000 0000",
     transferTitle: "darowizna na cele kultu religijnego",
+    // The banks' QR code (ZBP standard) holds at most 20 characters of recipient
+    // and 32 of title; the full title above has 35.
+    qrRecipient: "KZ Zbór w Wieliczce",
+    qrTitle: "darowizna na cele kultu relig.",
   },
   videoChannelUrl: "https://www.youtube.com/", // PLACEHOLDER: the channel's address
   calendarId: "pl.polish#holiday@group.v.calendar.google.com", // PLACEHOLDER: the congregation's calendar

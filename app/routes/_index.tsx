@@ -1,16 +1,18 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { AccountNumber, PayByCode } from "~/components/donation";
 import { MapEmbed } from "~/components/map";
 import { church, cookieNotice } from "~/content/church";
 import { policyAccepted } from "~/lib/cookie-notice.server";
+import { paymentCodeSrc } from "~/payment-qr.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const accepted = await policyAccepted(request);
   // The page differs only for visitors who accepted without JavaScript
   // (cookie); everyone else shares one cacheable copy.
   return json(
-    { showCookieNotice: !accepted },
+    { showCookieNotice: !accepted, paymentCodeSrc: paymentCodeSrc() },
     { headers: accepted ? { "Cache-Control": "private, no-cache", Vary: "Cookie" } : { Vary: "Cookie" } },
   );
 }
@@ -18,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export default function Home() {
-  const { showCookieNotice } = useLoaderData<typeof loader>();
+  const { showCookieNotice, paymentCodeSrc } = useLoaderData<typeof loader>();
   const { address, bank } = church;
   return (
     <>
@@ -73,10 +75,13 @@ export default function Home() {
           <dt>Bank</dt>
           <dd>{bank.name}</dd>
           <dt>Numer konta</dt>
-          <dd>{bank.account}</dd>
+          <dd>
+            <AccountNumber />
+          </dd>
           <dt>Tytuł przelewu</dt>
           <dd>{bank.transferTitle}</dd>
         </dl>
+        <PayByCode src={paymentCodeSrc} />
       </section>
 
       {showCookieNotice ? (

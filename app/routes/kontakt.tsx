@@ -1,7 +1,16 @@
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { AccountNumber, PayByCode } from "~/components/donation";
 import { MapEmbed } from "~/components/map";
 import { church } from "~/content/church";
+import { paymentCodeSrc } from "~/payment-qr.server";
+
+export function loader() {
+  return json({ paymentCodeSrc: paymentCodeSrc() });
+}
 
 export default function Contact() {
+  const { paymentCodeSrc } = useLoaderData<typeof loader>();
   const { address, bank } = church;
   return (
     <div className="page">
@@ -38,10 +47,13 @@ export default function Contact() {
         <dt>Odbiorca</dt>
         <dd>{bank.holder}</dd>
         <dt>Numer konta</dt>
-        <dd>{bank.account}</dd>
+        <dd>
+          <AccountNumber />
+        </dd>
         <dt>Tytuł przelewu</dt>
         <dd>{bank.transferTitle}</dd>
       </dl>
+      <PayByCode src={paymentCodeSrc} />
       <p>
         <a href={church.videoChannelUrl} target="_blank" rel="noopener noreferrer">
           Nasz kanał wideo

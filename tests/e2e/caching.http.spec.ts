@@ -26,3 +26,22 @@ test("text is compressed and build assets are immutable", async ({ request }) =>
   const asset = await request.get(css!);
   expect(asset.headers()["cache-control"]).toMatch(/max-age=31536000.*immutable|immutable.*max-age=31536000/);
 });
+
+test("the donation QR code is cached for good under its versioned address and revalidates by ETag", async ({
+  request,
+}) => {
+  const html = await (await request.get("/kontakt")).text();
+  const src = html.match(/src="(\/kod-przelewu\.svg\?v=[^"]+)"/)![1];
+  const first = await request.get(src, { headers: { "Accept-Encoding": "gzip" } });
+  expect(first.status()).toBe(200);
+  expect(first.headers()["content-type"]).toBe("image/svg+xml; charset=utf-8");
+  expect(first.headers()["content-encoding"]).toBe("gzip");
+  expect(first.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  const again = await request.get(src, { headers: { "If-None-Match": first.headers()["etag"] } });
+  expect(again.status()).toBe(304);
+  expect(await again.body()).toHaveLength(0);
+  // Without the page's version the address is not kept for long.
+  const bare = await request.get("/kod-przelewu.svg");
+  expect(bare.headers()["cache-control"]).toBe("public, max-age=60, stale-while-revalidate=600");
+  expect(await bare.text()).toBe(await first.text());
+});

@@ -4,6 +4,7 @@ const DOCUMENTS = ["/", "/onas", "/aktualnosci", "/aktualnosci/1735000000000", "
 const OTHER = [
   "/favicon.ico",
   "/logo.svg",
+  "/kod-przelewu.svg",
   "/healthz",
   "/readyz",
   "/aktualnosci?_data=routes%2Faktualnosci._index",

@@ -1,0 +1,17 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { PUBLIC_CACHE, isNotModified } from "~/http-cache.server";
+import { churchPaymentCode, paymentCodeVersion } from "~/payment-qr.server";
+import { applySecurityHeaders } from "~/security.server";
+
+/** The "Zapłać kodem" image. Pages link it with a content version, so that address may be cached for good. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { svg, etag } = await churchPaymentCode();
+  const headers = new Headers({ "Content-Type": "image/svg+xml; charset=utf-8", ETag: etag });
+  applySecurityHeaders(headers);
+  // Another version (a page cached across a change of bank details, or any
+  // other address) gets the current code, but only briefly.
+  const current = new URL(request.url).searchParams.get("v") === paymentCodeVersion();
+  headers.set("Cache-Control", current ? "public, max-age=31536000, immutable" : PUBLIC_CACHE);
+  if (isNotModified(request, etag)) return new Response(null, { status: 304, headers });
+  return new Response(svg, { headers });
+}
