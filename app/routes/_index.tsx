@@ -1,9 +1,11 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { JsonLd, useOrigin } from "~/components/json-ld";
 import { MapEmbed } from "~/components/map";
-import { church, cookieNotice } from "~/content/church";
+import { church, meetingTime, cookieNotice } from "~/content/church";
 import { policyAccepted } from "~/lib/cookie-notice.server";
+import { churchJsonLd } from "~/lib/seo";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const accepted = await policyAccepted(request);
@@ -20,8 +22,10 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 export default function Home() {
   const { showCookieNotice } = useLoaderData<typeof loader>();
   const { address, bank } = church;
+  const origin = useOrigin();
   return (
     <>
+      <JsonLd data={churchJsonLd(origin)} />
       <section className="hero">
         <blockquote>
           <p>„{church.verse.text}”</p>
@@ -45,7 +49,7 @@ export default function Home() {
           {church.meetings.map((m) => (
             <li key={m.name}>
               <strong>{m.name}</strong>
-              <span>{m.when}</span>
+              <span>{meetingTime(m)}</span>
               {m.where ? <span>{m.where}</span> : null}
             </li>
           ))}

@@ -1,10 +1,14 @@
+import { JsonLd, useOrigin } from "~/components/json-ld";
 import { MapEmbed } from "~/components/map";
 import { church } from "~/content/church";
+import { churchJsonLd } from "~/lib/seo";
 
 export default function Contact() {
   const { address, bank } = church;
+  const origin = useOrigin();
   return (
     <div className="page">
+      <JsonLd data={churchJsonLd(origin)} />
       <h1>Kontakt</h1>
       <dl className="details">
         <dt>E-mail</dt>
