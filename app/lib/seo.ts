@@ -40,8 +40,9 @@ export function absoluteUrl(origin: string, pathOrUrl: string): string {
   return new URL(pathOrUrl, `${origin}/`).href;
 }
 
-/** The one address of a page: no query, except the page number of the news list. */
-export function canonicalPath(pathname: string, search: string): string {
+/** The one address of a page: no trailing slash, no query except the page number of the news list. */
+export function canonicalPath(rawPathname: string, search: string): string {
+  const pathname = rawPathname.length > 1 ? rawPathname.replace(/\/+$/, "") || "/" : rawPathname;
   const page = new URLSearchParams(search).get("strona");
   return pathname === "/aktualnosci" && page && page !== "1" ? `${pathname}?strona=${page}` : pathname;
 }

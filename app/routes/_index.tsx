@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { JsonLd, useOrigin } from "~/components/json-ld";
 import { MapEmbed } from "~/components/map";
-import { church, meetingTime, cookieNotice } from "~/content/church";
+import { church, cookieNotice } from "~/content/church";
 import { policyAccepted } from "~/lib/cookie-notice.server";
 import { churchJsonLd } from "~/lib/seo";
 
@@ -49,7 +49,7 @@ export default function Home() {
           {church.meetings.map((m) => (
             <li key={m.name}>
               <strong>{m.name}</strong>
-              <span>{meetingTime(m)}</span>
+              <span>{m.when}</span>
               {m.where ? <span>{m.where}</span> : null}
             </li>
           ))}

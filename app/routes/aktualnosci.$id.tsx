@@ -24,7 +24,8 @@ export const meta: MetaFunction<typeof loader> = (args) => {
         image: article.share,
         imageAlt: article.header,
       })
-    : seo(args);
+    : // No such article (404): nothing to index.
+      [...seo(args), { name: "robots", content: "noindex" }];
 };
 
 export default function NewsArticle() {

@@ -66,11 +66,14 @@ describe("Church structured data", () => {
   });
 
   it("shows the same meeting times on the page as in the data", () => {
-    expect(church.meetings.map(meetingTime)).toEqual([
+    expect(church.meetings.map((m) => m.when)).toEqual([
       "niedziela, godz. 10:00",
       "sobota, godz. 17:00–20:00",
       "wtorek i piątek, godz. 19:00",
     ]);
+    expect(meetingTime({ days: ["Monday", "Wednesday", "Thursday"], start: "18:30", end: "20:00" })).toBe(
+      "poniedziałek, środa i czwartek, godz. 18:30–20:00",
+    );
   });
 });
 
@@ -159,6 +162,8 @@ describe("meta tags", () => {
     expect(canonicalPath("/aktualnosci", "?strona=3&utm_source=x")).toBe("/aktualnosci?strona=3");
     expect(canonicalPath("/aktualnosci", "?strona=1")).toBe("/aktualnosci");
     expect(canonicalPath("/galeria", "?fbclid=1")).toBe("/galeria");
+    expect(canonicalPath("/aktualnosci/", "")).toBe("/aktualnosci");
+    expect(canonicalPath("/", "")).toBe("/");
   });
 });
 
