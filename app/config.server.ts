@@ -37,6 +37,16 @@ const schema = z
       blankAsUnset,
       z.string().min(10, "must be at least 10 characters").max(1024).optional(),
     ),
+    // The site's public address, for canonical links, feeds and sharing tags.
+    PUBLIC_URL: z.preprocess(
+      blankAsUnset,
+      z
+        .string()
+        .trim()
+        .refine(isPublicUrl, "must be an absolute http:// or https:// address without ?query or #fragment")
+        .transform((v) => v.replace(/\/+$/, ""))
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     const storage = env.STORAGE ?? (env.S3_BUCKET ? "s3" : "disk");
@@ -59,6 +69,15 @@ const schema = z
       });
     }
   });
+
+function isPublicUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && !url.search && !url.hash && !url.username;
+  } catch {
+    return false;
+  }
+}
 
 export type Config = ReturnType<typeof readConfig>;
 
@@ -98,6 +117,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
     // `npm start` without DATABASE_URL: a demo pastor account is made with the database.
     demoAccount: embedded && e.DATABASE_URL !== "memory:",
+    // Null: absolute links use the origin of each request (see app/lib/seo.ts).
+    publicUrl: e.PUBLIC_URL ?? null,
   };
 }
 
@@ -107,4 +128,12 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= readConfig();
   return cached;
+}
+
+/**
+ * The address the site is known by: PUBLIC_URL, or else the origin the
+ * request came to (fine for local use and tests; production sets PUBLIC_URL).
+ */
+export function siteOrigin(request: Request): string {
+  return config().publicUrl ?? new URL(request.url).origin;
 }

@@ -12,12 +12,21 @@ import { logger } from "./logger.server";
 import { churchPayload } from "./payment-qr.server";
 import { removeStaleUploads } from "./upload.server";
 import { scheduleGalleryCleanup } from "./models/gallery-drafts.server";
+import { backfillShareImages } from "./share-images.server";
+import { config } from "./config.server";
 
 // A mistyped account number or NIP stops the server with a message naming
 // it, rather than printing a donation QR code that sends money astray.
 churchPayload();
-// Connect, migrate and seed at start rather than on the first visit.
-db().catch((error) => logger.error({ err: error }, "database not ready at start"));
+// Connect, migrate and seed at start rather than on the first visit; then
+// give photos stored before sharing JPEGs existed theirs, in the background.
+db().then(
+  () => backfillShareImages().catch((error) => logger.error({ err: error }, "making sharing images failed")),
+  (error) => logger.error({ err: error }, "database not ready at start"),
+);
+if (config().isProduction && !config().publicUrl) {
+  logger.warn("PUBLIC_URL is not set: canonical links, feeds and sharing tags use the address of each request");
+}
 // Temporary upload files left behind by a process that crashed.
 removeStaleUploads().catch((error) => logger.error({ err: error }, "cleaning temporary uploads failed"));
 // Drafts of albums abandoned for a day, and their photos: now and every hour.

@@ -1,6 +1,14 @@
 import fs from "node:fs/promises";
 import sharp, { type Metadata } from "sharp";
-import { type ImageView, LARGE_MAX, allKeys, variantKey, variantWidths } from "./lib/image-variants";
+import {
+  type ImageView,
+  LARGE_MAX,
+  allKeys,
+  shareKey,
+  shareWidth,
+  variantKey,
+  variantWidths,
+} from "./lib/image-variants";
 import { type Storage, reserveUniqueKey, storage } from "./storage.server";
 
 export type { ImageView };
@@ -41,6 +49,8 @@ export interface ProcessedImage {
   height: number;
   large: Buffer;
   variants: { width: number; data: Buffer }[];
+  /** The JPEG for link previews on social sites. */
+  share: Buffer;
 }
 
 // A little memory per image: no libvips cache, one thread per photo.
@@ -148,10 +158,31 @@ async function render(input: ImageInput): Promise<ProcessedImage> {
       const data = await sharp(large).resize({ width }).webp({ quality: 72 }).toBuffer();
       variants.push({ width, data });
     }
-    return { width: info.width, height: info.height, large, variants };
+    return { width: info.width, height: info.height, large, variants, share: await renderShare(large, info.width) };
   } catch {
     throw new ImageRejected("broken");
   }
+}
+
+function renderShare(large: Buffer | string, width: number): Promise<Buffer> {
+  return sharp(large).resize({ width: shareWidth(width) }).jpeg({ quality: 80, mozjpeg: true }).toBuffer();
+}
+
+/**
+ * Makes the sharing JPEG of an image stored before such files existed, from
+ * its large JPEG. Returns false when it was already there (or the large file
+ * is missing); idempotent, so any number of runs may overlap.
+ */
+export async function ensureShareImage(image: StoredImage, store: Storage = storage()): Promise<boolean> {
+  const key = shareKey(image.key, image.width);
+  if (await store.exists(key)) return false;
+  const file = await store.get(image.key);
+  if (!file) return false;
+  const chunks: Buffer[] = [];
+  for await (const chunk of file.body) chunks.push(chunk as Buffer);
+  const data = await inTurn(() => renderShare(Buffer.concat(chunks), image.width));
+  await store.put(key, data, "image/jpeg");
+  return true;
 }
 
 /** Processes a photo and stores all its files under `folder`, with a name not yet used. */
@@ -170,6 +201,9 @@ export async function storeImage(
       await store.put(k, v.data, "image/webp");
       written.push(k);
     }
+    const share = shareKey(key, processed.width);
+    await store.put(share, processed.share, "image/jpeg");
+    written.push(share);
     // The large file last: its presence marks the name as taken and complete.
     await store.put(key, processed.large, "image/jpeg");
   } catch (error) {
@@ -183,6 +217,18 @@ export async function storeImage(
 
 export async function deleteImage(image: StoredImage, store: Storage = storage()) {
   await Promise.all(allKeys(image.key, image.width).map((k) => store.delete(k)));
+}
+
+/** Where social sites fetch the image from, and its size (a path on disk storage, absolute on S3). */
+export function shareImage(image: StoredImage, store: Storage = storage()): ShareImage {
+  const width = shareWidth(image.width);
+  return { url: store.publicUrl(shareKey(image.key, image.width)), width, height: Math.round((image.height * width) / image.width) };
+}
+
+export interface ShareImage {
+  url: string;
+  width: number;
+  height: number;
 }
 
 export function imageView(image: StoredImage, store: Storage = storage()): ImageView {

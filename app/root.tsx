@@ -1,4 +1,5 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -12,9 +13,10 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { SiteFooter, SiteHeader } from "~/components/layout";
-import { church } from "~/content/church";
+import { siteOrigin } from "~/config.server";
 import { useInlineCss, useNonce } from "~/lib/document-context";
 import { HEAD_SCRIPT, PUBLIC_SCRIPT } from "~/lib/public-script";
+import { type RootData, seo } from "~/lib/seo";
 import styles from "~/styles/app.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -28,10 +30,16 @@ function Icons() {
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: church.name },
-  { name: "description", content: `${church.name} – nabożeństwa, aktualności, galeria i kontakt.` },
-];
+/** The origin of absolute addresses (canonical links, sharing tags, structured data). */
+export function loader({ request }: LoaderFunctionArgs) {
+  return json<RootData>({ origin: siteOrigin(request) });
+}
+
+// The origin does not change while a pastor works in the hydrated area.
+export const shouldRevalidate = () => false;
+
+// Routes without their own meta share this one; it follows the address.
+export const meta: MetaFunction = (args) => seo(args);
 
 /** Routes that need React in the browser export `handle = { hydrate: true }`. */
 export interface RouteHandle {

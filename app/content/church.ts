@@ -6,11 +6,39 @@
  * replaced with the congregation's real data before going live.
  */
 
+export type Weekday = "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+
+/**
+ * A weekly meeting: the days, start and end (`HH:MM`, Warsaw time) are the
+ * one source of its times; `when` is the text shown, made from them.
+ */
 export interface Meeting {
   name: string;
-  when: string;
+  days: readonly Weekday[];
+  start: string;
+  end?: string;
   where?: string;
+  when: string;
 }
+
+const WEEKDAY_PL: Record<Weekday, string> = {
+  Monday: "poniedziałek",
+  Tuesday: "wtorek",
+  Wednesday: "środa",
+  Thursday: "czwartek",
+  Friday: "piątek",
+  Saturday: "sobota",
+  Sunday: "niedziela",
+};
+
+/** The time of a meeting as shown on the page, e.g. "wtorek i piątek, godz. 19:00". */
+export function meetingTime(m: Pick<Meeting, "days" | "start" | "end">): string {
+  const names = m.days.map((d) => WEEKDAY_PL[d]);
+  const days = names.length > 1 ? `${names.slice(0, -1).join(", ")} i ${names[names.length - 1]}` : names[0];
+  return `${days}, godz. ${m.start}${m.end ? `–${m.end}` : ""}`;
+}
+
+const meeting = (m: Omit<Meeting, "when">): Meeting => ({ ...m, when: meetingTime(m) });
 
 export interface Testimony {
   id: number;
@@ -67,11 +95,12 @@ export const church = {
     "Zapraszamy na nasze nabożeństwa i spotkania – każdy jest u nas mile widziany, niezależnie od tego, skąd przychodzi.",
   ],
 
+  // SPEC §9; the page text and the structured data (app/lib/seo.ts) both come from here.
   meetings: [
-    { name: "Nabożeństwo niedzielne", when: "niedziela, godz. 10:00", where: "Kampus Wieliczka, skrzydło E" },
-    { name: "Spotkania młodzieżowe", when: "sobota, godz. 17:00–20:00", where: "Kampus Wieliczka" },
-    { name: "Grupy domowe", when: "wtorek i piątek, godz. 19:00" },
-  ] satisfies Meeting[],
+    meeting({ name: "Nabożeństwo niedzielne", days: ["Sunday"], start: "10:00", where: "Kampus Wieliczka, skrzydło E" }),
+    meeting({ name: "Spotkania młodzieżowe", days: ["Saturday"], start: "17:00", end: "20:00", where: "Kampus Wieliczka" }),
+    meeting({ name: "Grupy domowe", days: ["Tuesday", "Friday"], start: "19:00" }),
+  ],
 
   history: [
     "Nasza wspólnota powstała na przełomie 2011 i 2012 roku jako placówka zboru baptystycznego. Od pierwszych spotkań w domach gromadzili się w niej ludzie, którym zależało na modlitwie, studiowaniu Biblii i dzieleniu się wiarą z mieszkańcami Wieliczki.",

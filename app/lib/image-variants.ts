@@ -1,8 +1,10 @@
 /**
  * Naming of stored image files. A stored image is one large JPEG
  * (`folder/name.jpg`, at most LARGE_MAX px on its long side) plus WebP
- * variants `folder/name-{width}.webp`. Only the key and the large size are
- * kept in the database; the variant list follows from them.
+ * variants `folder/name-{width}.webp` and one JPEG for sharing
+ * `folder/name-{width}.jpeg` (SHARE_WIDTH wide: social sites take neither
+ * WebP nor huge files). Only the key and the large size are kept in the
+ * database; the variant list follows from them.
  */
 
 export const VARIANT_WIDTHS = [480, 960, 1600] as const;
@@ -17,9 +19,25 @@ export function variantKey(key: string, width: number): string {
   return `${key.replace(/\.jpg$/, "")}-${width}.webp`;
 }
 
+export const SHARE_WIDTH = 1200;
+
+/** Width of the sharing JPEG of an image this wide (no upscaling). */
+export function shareWidth(width: number): number {
+  return Math.min(SHARE_WIDTH, width);
+}
+
+/**
+ * Key of the sharing JPEG. The `.jpeg` ending keeps it apart from every
+ * large-JPEG key, which always ends in `.jpg` (an upload named
+ * `x-1200.jpg` must not take the place of `x.jpg`'s variant).
+ */
+export function shareKey(key: string, width: number): string {
+  return `${key.replace(/\.jpg$/, "")}-${shareWidth(width)}.jpeg`;
+}
+
 /** Every key belonging to a stored image, e.g. to delete it. */
 export function allKeys(key: string, width: number): string[] {
-  return [key, ...variantWidths(width).map((w) => variantKey(key, w))];
+  return [key, ...variantWidths(width).map((w) => variantKey(key, w)), shareKey(key, width)];
 }
 
 /** What an <img> needs: a fallback src, a srcset of WebP variants, the size and the large file. */

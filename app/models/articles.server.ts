@@ -7,9 +7,11 @@ import {
   type ImageInput,
   ImageRejected,
   type ImageView,
+  type ShareImage,
   type StoredImage,
   deleteImage,
   imageView,
+  shareImage,
   storeImage,
 } from "~/images.server";
 import { logger } from "~/logger.server";
@@ -31,6 +33,8 @@ export interface ArticleDetail {
   text: string;
   date: string;
   image: ImageView | null;
+  /** The photo for link previews on social sites. */
+  share: ShareImage | null;
 }
 
 function toImage(row: { imageKey: string | null; imageWidth: number | null; imageHeight: number | null }) {
@@ -112,7 +116,16 @@ export async function getArticle(id: string): Promise<ArticleDetail | null> {
       .where(eq(articles.id, id))
       .limit(1),
   );
-  return row ? { id: row.id, header: row.header, text: row.text, date: row.date, image: toImage(row) } : null;
+  if (!row) return null;
+  const stored = storedImageOf(row);
+  return {
+    id: row.id,
+    header: row.header,
+    text: row.text,
+    date: row.date,
+    image: toImage(row),
+    share: stored ? shareImage(stored) : null,
+  };
 }
 
 // ---------------------------------------------------------------------------

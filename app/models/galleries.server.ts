@@ -1,7 +1,7 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { articles, galleries, galleryDraftImages, galleryDrafts, galleryImages, historyPhotos } from "~/db/schema";
 import { type Db, withDb } from "~/db.server";
-import { type ImageView, type StoredImage, deleteImage, imageView } from "~/images.server";
+import { type ImageView, type ShareImage, type StoredImage, deleteImage, imageView, shareImage } from "~/images.server";
 import { ALT_MAX } from "~/lib/galleries";
 import { variantKey, variantWidths } from "~/lib/image-variants";
 import { logger } from "~/logger.server";
@@ -19,6 +19,8 @@ export interface GalleryDetail {
   description: string;
   date: string;
   images: (ImageView & { name: string; alt: string })[];
+  /** The cover (first photo) for link previews on social sites. */
+  cover: ShareImage | null;
 }
 
 /** Albums newest first with their first image as cover, in one query. */
@@ -72,6 +74,7 @@ export async function getGalleryByTitle(title: string): Promise<GalleryDetail | 
   );
   if (rows.length === 0) return null;
   const { title: t, description, date } = rows[0];
+  const first = rows.find((r) => r.imageKey && r.width && r.height);
   return {
     title: t,
     description,
@@ -81,6 +84,7 @@ export async function getGalleryByTitle(title: string): Promise<GalleryDetail | 
         ? [{ name: r.name ?? "", alt: r.alt ?? "", ...imageView({ key: r.imageKey, width: r.width, height: r.height }) }]
         : [],
     ),
+    cover: first ? shareImage({ key: first.imageKey!, width: first.width!, height: first.height! }) : null,
   };
 }
 

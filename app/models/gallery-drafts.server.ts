@@ -582,10 +582,10 @@ export async function saveGallery(
 
 const SWEEP_LOCK = 7215_2026;
 
-/** The stored image a file belongs to: `x.jpg` itself, or the large JPEG of a variant `x-480.webp`. */
+/** The stored image a file belongs to: `x.jpg` itself, or the large JPEG of a variant `x-480.webp` / `x-1200.jpeg`. */
 export function baseKeyOf(key: string): string | null {
   if (key.endsWith(".jpg")) return key;
-  const variant = /^(.*)-\d+\.webp$/.exec(key);
+  const variant = /^(.*)-\d+\.(?:webp|jpeg)$/.exec(key);
   return variant ? `${variant[1]}.jpg` : null;
 }
 

@@ -2,9 +2,11 @@ import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AccountNumber, PayByCode } from "~/components/donation";
+import { JsonLd, useOrigin } from "~/components/json-ld";
 import { MapEmbed } from "~/components/map";
 import { church, cookieNotice } from "~/content/church";
 import { policyAccepted } from "~/lib/cookie-notice.server";
+import { churchJsonLd } from "~/lib/seo";
 import { paymentCodeSrc } from "~/payment-qr.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -22,8 +24,10 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 export default function Home() {
   const { showCookieNotice, paymentCodeSrc } = useLoaderData<typeof loader>();
   const { address, bank } = church;
+  const origin = useOrigin();
   return (
     <>
+      <JsonLd data={churchJsonLd(origin)} />
       <section className="hero">
         <blockquote>
           <p>„{church.verse.text}”</p>

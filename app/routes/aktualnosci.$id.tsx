@@ -2,24 +2,49 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ArticleView } from "~/components/article-view";
+import { JsonLd, useOrigin } from "~/components/json-ld";
 import { church } from "~/content/church";
+import { newsArticleJsonLd, publishedAt, seo } from "~/lib/seo";
 import { describe } from "~/lib/text";
 import { getArticle } from "~/models/articles.server";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const article = await getArticle(params.id ?? "");
-  return json({ article }, { status: article ? 200 : 404 });
+  const published = article ? (publishedAt(article)?.toISOString() ?? null) : null;
+  return json({ article, published }, { status: article ? 200 : 404 });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data?.article
-    ? [
-        { title: `${data.article.header} – ${church.name}` },
-        { name: "description", content: describe(data.article.text) },
-      ]
-    : [{ title: church.name }];
+export const meta: MetaFunction<typeof loader> = (args) => {
+  const article = args.data?.article;
+  return article
+    ? seo(args, {
+        title: `${article.header} – ${church.name}`,
+        description: describe(article.text),
+        type: "article",
+        image: article.share,
+        imageAlt: article.header,
+      })
+    : // No such article (404): nothing to index.
+      [...seo(args), { name: "robots", content: "noindex" }];
+};
 
 export default function NewsArticle() {
-  const { article } = useLoaderData<typeof loader>();
-  return <ArticleView article={article} backTo="/aktualnosci/" />;
+  const { article, published } = useLoaderData<typeof loader>();
+  const origin = useOrigin();
+  return (
+    <>
+      <ArticleView article={article} backTo="/aktualnosci/" />
+      {article ? (
+        <JsonLd
+          data={newsArticleJsonLd(origin, {
+            id: article.id,
+            header: article.header,
+            description: describe(article.text),
+            published,
+            image: article.share,
+          })}
+        />
+      ) : null}
+    </>
+  );
 }

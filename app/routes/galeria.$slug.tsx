@@ -3,8 +3,8 @@ import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { Photo } from "~/components/picture";
-import { church } from "~/content/church";
 import { defaultPhotoAlt } from "~/lib/galleries";
+import { seo } from "~/lib/seo";
 import { describe, displayDate } from "~/lib/text";
 import { getGalleryByTitle, titleFromSlug } from "~/models/galleries.server";
 
@@ -16,14 +16,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ gallery });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data
-    ? [
-        // The site's title, as the specification has it; only articles add theirs.
-        { title: church.name },
-        { name: "description", content: describe(data.gallery.description || `Galeria zdjęć: ${data.gallery.title}`) },
-      ]
-    : [{ title: church.name }];
+export const meta: MetaFunction<typeof loader> = (args) =>
+  args.data
+    ? // The site's title, as the specification has it; only articles add theirs.
+      seo(args, {
+        description: describe(args.data.gallery.description || `Galeria zdjęć: ${args.data.gallery.title}`),
+        image: args.data.gallery.cover,
+        imageAlt: `Galeria zdjęć: ${args.data.gallery.title}`,
+      })
+    : seo(args);
 
 export default function Gallery() {
   const { gallery } = useLoaderData<typeof loader>();

@@ -1,8 +1,10 @@
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AccountNumber, PayByCode } from "~/components/donation";
+import { JsonLd, useOrigin } from "~/components/json-ld";
 import { MapEmbed } from "~/components/map";
 import { church } from "~/content/church";
+import { churchJsonLd } from "~/lib/seo";
 import { paymentCodeSrc } from "~/payment-qr.server";
 
 export function loader() {
@@ -12,8 +14,10 @@ export function loader() {
 export default function Contact() {
   const { paymentCodeSrc } = useLoaderData<typeof loader>();
   const { address, bank } = church;
+  const origin = useOrigin();
   return (
     <div className="page">
+      <JsonLd data={churchJsonLd(origin)} />
       <h1>Kontakt</h1>
       <dl className="details">
         <dt>E-mail</dt>

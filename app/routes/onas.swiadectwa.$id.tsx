@@ -3,6 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { church } from "~/content/church";
+import { seo } from "~/lib/seo";
 import { describe } from "~/lib/text";
 
 export function loader({ params }: LoaderFunctionArgs) {
@@ -11,13 +12,8 @@ export function loader({ params }: LoaderFunctionArgs) {
   return json({ testimony });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data
-    ? [
-        { title: church.name },
-        { name: "description", content: describe(data.testimony.content) },
-      ]
-    : [{ title: church.name }];
+export const meta: MetaFunction<typeof loader> = (args) =>
+  seo(args, args.data ? { description: describe(args.data.testimony.content) } : {});
 
 export default function TestimonyPage() {
   const { testimony } = useLoaderData<typeof loader>();

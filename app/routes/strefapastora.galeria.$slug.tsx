@@ -18,6 +18,7 @@ import {
   titleFromDetailPath,
 } from "~/gallery-editor.server";
 import { DELETE_GALLERY_QUESTION, defaultPhotoAlt } from "~/lib/galleries";
+import { seo } from "~/lib/seo";
 import { displayDate } from "~/lib/text";
 import { deleteGallery, getGalleryByTitle } from "~/models/galleries.server";
 import pastorStyles from "~/styles/pastor.css";
@@ -28,9 +29,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyl
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.gallery.title} – ${church.name}` : church.name },
-];
+export const meta: MetaFunction<typeof loader> = (args) =>
+  seo(args, { title: args.data ? `${args.data.gallery.title} – ${church.name}` : church.name });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

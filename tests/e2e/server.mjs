@@ -19,6 +19,9 @@ const env = {
   SESSION_SECRET: "e2e-session-secret-e2e-session-secret",
   ADMIN_EMAIL: "pastor@example.org",
   ADMIN_PASSWORD: "haslo-testowe-123",
+  // A host other than the one tests browse (127.0.0.1), so absolute links
+  // visibly come from PUBLIC_URL and not from the request.
+  PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? "3999"}`,
 };
 delete env.DATABASE_URL;
 

@@ -119,6 +119,7 @@ describe("adding an article", () => {
     });
     expect(await storedKeys()).toEqual([
       "aktualnosci/IMG_0001-480.webp",
+      "aktualnosci/IMG_0001-800.jpeg",
       "aktualnosci/IMG_0001-800.webp",
       "aktualnosci/IMG_0001.jpg",
     ]);
@@ -249,7 +250,12 @@ describe("editing an article", () => {
       text: "Nowa\ntreść",
       date: "2025-06-01",
     });
-    expect(await storedKeys()).toEqual(["aktualnosci/stare-480.webp", "aktualnosci/stare-800.webp", "aktualnosci/stare.jpg"]);
+    expect(await storedKeys()).toEqual([
+      "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-800.jpeg",
+      "aktualnosci/stare-800.webp",
+      "aktualnosci/stare.jpg",
+    ]);
   });
 
   it("replaces the photo when ticked and chosen, removing the old files after the change", async () => {
@@ -263,6 +269,7 @@ describe("editing an article", () => {
     expect(result.ok).toBe(true);
     expect(await row(before.id)).toMatchObject({ imageKey: "aktualnosci/nowe.jpg", imageWidth: 1200, imageHeight: 900 });
     expect(await storedKeys()).toEqual([
+      "aktualnosci/nowe-1200.jpeg",
       "aktualnosci/nowe-1200.webp",
       "aktualnosci/nowe-480.webp",
       "aktualnosci/nowe-960.webp",
@@ -313,7 +320,12 @@ describe("editing an article", () => {
       await allow();
     }
     expect(await row(before.id)).toEqual(before);
-    expect(await storedKeys()).toEqual(["aktualnosci/stare-480.webp", "aktualnosci/stare-800.webp", "aktualnosci/stare.jpg"]);
+    expect(await storedKeys()).toEqual([
+      "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-800.jpeg",
+      "aktualnosci/stare-800.webp",
+      "aktualnosci/stare.jpg",
+    ]);
   });
 });
 
@@ -338,7 +350,7 @@ describe("deleting an article", () => {
     }
     expect((await rows()).map((r) => r.id)).toEqual([created.id]);
     expect(await missingFiles()).toEqual([]);
-    expect(await storedKeys()).toHaveLength(3);
+    expect(await storedKeys()).toHaveLength(4);
   });
 
   it("keeps files another article still shows", async () => {
@@ -375,7 +387,12 @@ describe("disk storage failing in the middle of a save", () => {
     expect(result).toMatchObject({ ok: false, status: 503, message: ARTICLE_MESSAGES.storageFailed });
     expect(await row(created.id)).toEqual(before);
     expect(await missingFiles()).toEqual([]);
-    expect(await storedKeys()).toEqual(["aktualnosci/stare-480.webp", "aktualnosci/stare-800.webp", "aktualnosci/stare.jpg"]);
+    expect(await storedKeys()).toEqual([
+      "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-800.jpeg",
+      "aktualnosci/stare-800.webp",
+      "aktualnosci/stare.jpg",
+    ]);
   });
 });
 

@@ -124,6 +124,7 @@ describe("image pipeline", () => {
     expect(image).toEqual({ key: "aktualnosci/IMG_0001.jpg", width: 400, height: 600 });
     const keys = (await store.list("aktualnosci/")).map((e) => e.key);
     expect(keys).toEqual([
+      "aktualnosci/IMG_0001-400.jpeg",
       "aktualnosci/IMG_0001-400.webp",
       "aktualnosci/IMG_0001.jpg",
     ]);

@@ -1,0 +1,15 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import { useNonce } from "~/lib/document-context";
+import { type RootData, jsonLdText } from "~/lib/seo";
+
+/** Structured data for search engines, rendered with the page (public pages run no scripts). */
+export function JsonLd({ data }: { data: unknown }) {
+  // A data block runs nothing, but the nonce keeps "every script tag is ours" checkable.
+  const nonce = useNonce();
+  return <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLdText(data) }} />;
+}
+
+/** The origin absolute addresses are built on (from the root loader). */
+export function useOrigin(): string {
+  return (useRouteLoaderData("root") as RootData | undefined)?.origin ?? "";
+}

@@ -1,0 +1,236 @@
+/**
+ * What search engines and social sites read from a page: title,
+ * description, canonical address, Open Graph and Twitter-card tags, the news
+ * feed link, and schema.org structured data (JSON-LD). Every route's `meta`
+ * goes through `seo()`, because in Remix v2 a child's meta replaces its
+ * parent's rather than adding to it.
+ */
+import type { MetaArgs, MetaDescriptor } from "@remix-run/node";
+import { type Meeting, church } from "~/content/church";
+
+export const RSS_PATH = "/aktualnosci/rss.xml";
+export const RSS_TITLE = `Aktualności – ${church.name}`;
+export const SITE_DESCRIPTION = `${church.name} – nabożeństwa, aktualności, galeria i kontakt.`;
+
+/** An image social sites can show (a raster file; none of them takes SVG). */
+export interface SeoImage {
+  url: string;
+  width: number;
+  height: number;
+}
+
+export interface SeoOptions {
+  title?: string;
+  description?: string;
+  type?: "website" | "article";
+  image?: SeoImage | null;
+  imageAlt?: string;
+}
+
+/** Data of the root loader: the origin absolute addresses are built on. */
+export interface RootData {
+  origin: string;
+}
+
+export function isPastorPathname(pathname: string) {
+  return pathname === "/strefapastora" || pathname.startsWith("/strefapastora/");
+}
+
+export function absoluteUrl(origin: string, pathOrUrl: string): string {
+  return new URL(pathOrUrl, `${origin}/`).href;
+}
+
+/** The one address of a page: no trailing slash, no query except the page number of the news list. */
+export function canonicalPath(rawPathname: string, search: string): string {
+  const pathname = rawPathname.length > 1 ? rawPathname.replace(/\/+$/, "") || "/" : rawPathname;
+  const page = new URLSearchParams(search).get("strona");
+  return pathname === "/aktualnosci" && page && page !== "1" ? `${pathname}?strona=${page}` : pathname;
+}
+
+type Args = Pick<MetaArgs, "matches" | "location">;
+
+export function originOf(matches: Args["matches"]): string {
+  const root = matches.find((m) => m.id === "root")?.data as RootData | undefined;
+  return root?.origin ?? "";
+}
+
+/** Meta tags of a page; pastor pages get only their title and are kept out of search engines. */
+export function seo({ matches, location }: Args, options: SeoOptions = {}): MetaDescriptor[] {
+  const title = options.title ?? church.name;
+  if (isPastorPathname(location.pathname)) {
+    return [{ title }, { name: "robots", content: "noindex, nofollow" }];
+  }
+  const origin = originOf(matches);
+  const description = options.description || SITE_DESCRIPTION;
+  const url = absoluteUrl(origin, canonicalPath(location.pathname, location.search));
+  const image = options.image ? { ...options.image, url: absoluteUrl(origin, options.image.url) } : null;
+  const tags: MetaDescriptor[] = [
+    { title },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: url },
+    { tagName: "link", rel: "alternate", type: "application/rss+xml", title: RSS_TITLE, href: absoluteUrl(origin, RSS_PATH) },
+    { property: "og:type", content: options.type ?? "website" },
+    { property: "og:site_name", content: church.name },
+    { property: "og:locale", content: "pl_PL" },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: url },
+    { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
+  ];
+  if (image) {
+    tags.push(
+      { property: "og:image", content: image.url },
+      { property: "og:image:type", content: "image/jpeg" },
+      { property: "og:image:width", content: String(image.width) },
+      { property: "og:image:height", content: String(image.height) },
+      { name: "twitter:image", content: image.url },
+    );
+    if (options.imageAlt) {
+      tags.push({ property: "og:image:alt", content: options.imageAlt }, { name: "twitter:image:alt", content: options.imageAlt });
+    }
+  }
+  return tags;
+}
+
+// ---------------------------------------------------------------------------
+// Publication time of an article.
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Offset of a time zone from UTC at an instant, in minutes (e.g. 60 or 120 for Warsaw). */
+function offsetMinutes(timeZone: string, at: Date): number {
+  const name = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })
+    .formatToParts(at)
+    .find((p) => p.type === "timeZoneName")?.value;
+  const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name ?? "");
+  return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+}
+
+function dayIn(timeZone: string, at: Date): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+}
+
+/** An article id that is a creation time in ms (2000–2100), as the site makes them. */
+function idTime(id: string): Date | null {
+  if (!/^\d{12,13}$/.test(id)) return null;
+  const ms = Number(id);
+  return ms >= Date.UTC(2000, 0, 1) && ms < Date.UTC(2100, 0, 1) ? new Date(ms) : null;
+}
+
+/**
+ * When an article counts as published. Its date (`YYYY-MM-DD`, what the
+ * pastor chose) rules: that day in Warsaw, at the time the article was
+ * created when it was created that same day, else at noon. A legacy
+ * free-text date falls back to the creation time in the id; with neither
+ * the time is unknown (null).
+ */
+export function publishedAt(article: { id: string; date: string }, timeZone: string = church.timeZone): Date | null {
+  const created = idTime(article.id);
+  const m = ISO_DAY.exec(article.date.trim());
+  if (!m) return created;
+  if (created && dayIn(timeZone, created) === article.date.trim()) return created;
+  const noonUtc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12);
+  return new Date(noonUtc - offsetMinutes(timeZone, new Date(noonUtc)) * 60_000);
+}
+
+// ---------------------------------------------------------------------------
+// Structured data (schema.org as JSON-LD).
+
+/**
+ * JSON for a `<script type="application/ld+json">`: `<` is written as
+ * \u003c so no text from the pastor can close the script element (or open
+ * a comment); the line separators JavaScript once refused are escaped too.
+ */
+export function jsonLdText(data: unknown): string {
+  return JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+function postalAddress() {
+  return {
+    "@type": "PostalAddress",
+    streetAddress: church.address.street,
+    postalCode: church.address.postalCode,
+    addressLocality: church.address.city,
+    addressCountry: "PL",
+  };
+}
+
+function organization(origin: string) {
+  return {
+    "@type": "Organization",
+    name: church.name,
+    url: absoluteUrl(origin, "/"),
+    logo: { "@type": "ImageObject", url: absoluteUrl(origin, "/logo.svg") },
+  };
+}
+
+/** `HH:MM` as a schema.org Time. */
+const time = (hhmm: string) => `${hhmm}:00`;
+
+function meetingEvent(m: Meeting) {
+  return {
+    "@type": "Event",
+    name: m.name,
+    eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
+    // Home groups meet in homes: no place to name.
+    ...(m.where ? { location: { "@type": "Place", name: m.where, address: postalAddress() } } : {}),
+    eventSchedule: {
+      "@type": "Schedule",
+      byDay: m.days.map((d) => `https://schema.org/${d}`),
+      startTime: time(m.start),
+      ...(m.end ? { endTime: time(m.end) } : {}),
+      repeatFrequency: "P1W",
+      scheduleTimezone: church.timeZone,
+    },
+  };
+}
+
+/** The congregation as a schema.org Church, with its weekly meetings (SPEC §9) as scheduled events. */
+export function churchJsonLd(origin: string) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "Church",
+    "@id": absoluteUrl(origin, "/#zbor"),
+    name: church.name,
+    url: absoluteUrl(origin, "/"),
+    logo: absoluteUrl(origin, "/logo.svg"),
+    email: church.email,
+    telephone: [...church.phones],
+    address: postalAddress(),
+    sameAs: [church.videoChannelUrl],
+    event: church.meetings.map(meetingEvent),
+  };
+}
+
+export interface NewsArticleInput {
+  id: string;
+  header: string;
+  description: string;
+  published: string | null;
+  image: SeoImage | null;
+}
+
+/** An article as a schema.org NewsArticle. */
+export function newsArticleJsonLd(origin: string, a: NewsArticleInput) {
+  const url = absoluteUrl(origin, `/aktualnosci/${encodeURIComponent(a.id)}`);
+  return {
+    "@context": "https://schema.org",
+    "@type": "NewsArticle",
+    headline: a.header,
+    description: a.description,
+    url,
+    mainEntityOfPage: { "@type": "WebPage", "@id": url },
+    inLanguage: "pl",
+    ...(a.published ? { datePublished: a.published } : {}),
+    ...(a.image ? { image: [absoluteUrl(origin, a.image.url)] } : {}),
+    author: organization(origin),
+    publisher: organization(origin),
+  };
+}

@@ -1,0 +1,8 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { siteOrigin } from "~/config.server";
+import { publicTextResponse, rssFeed } from "~/feeds.server";
+
+/** RSS 2.0 of the newest news. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return publicTextResponse(request, await rssFeed(siteOrigin(request)), "application/rss+xml; charset=utf-8");
+}

@@ -1,0 +1,8 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { siteOrigin } from "~/config.server";
+import { publicTextResponse, sitemap } from "~/feeds.server";
+
+/** Every public page, article and album, for search engines. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return publicTextResponse(request, await sitemap(siteOrigin(request)), "application/xml; charset=utf-8");
+}
