@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import sharp, { type Metadata } from "sharp";
-import { type ImageView, LARGE_MAX, allKeys, variantKey, variantWidths } from "./lib/image-variants";
+import { type ImageView, LARGE_MAX, allKeys, isExternalImage, variantKey, variantWidths } from "./lib/image-variants";
 import { type Storage, reserveUniqueKey, storage } from "./storage.server";
 
 export type { ImageView };
@@ -163,6 +163,25 @@ export async function storeImage(
 ): Promise<StoredImage> {
   const processed = await processImage(input);
   const { key, release } = await reserveUniqueKey(store, folder, originalName, ".jpg");
+  try {
+    await writeImageFiles(processed, key, store);
+  } finally {
+    release();
+  }
+  return { key, width: processed.width, height: processed.height };
+}
+
+/**
+ * Processes a photo and stores it under a key the caller chose (the import
+ * derives keys from document ids, so a rerun rewrites the same files).
+ */
+export async function storeImageAt(input: ImageInput, key: string, store: Storage = storage()): Promise<StoredImage> {
+  const processed = await processImage(input);
+  await writeImageFiles(processed, key, store);
+  return { key, width: processed.width, height: processed.height };
+}
+
+async function writeImageFiles(processed: ProcessedImage, key: string, store: Storage) {
   const written: string[] = [];
   try {
     for (const v of processed.variants) {
@@ -175,10 +194,7 @@ export async function storeImage(
   } catch (error) {
     await Promise.allSettled(written.map((k) => store.delete(k)));
     throw error;
-  } finally {
-    release();
   }
-  return { key, width: processed.width, height: processed.height };
 }
 
 export async function deleteImage(image: StoredImage, store: Storage = storage()) {
@@ -186,6 +202,10 @@ export async function deleteImage(image: StoredImage, store: Storage = storage()
 }
 
 export function imageView(image: StoredImage, store: Storage = storage()): ImageView {
+  // No variants exist for a photo left at its original address.
+  if (isExternalImage(image.key)) {
+    return { src: image.key, srcSet: "", width: image.width, height: image.height, full: image.key };
+  }
   const widths = variantWidths(image.width);
   const srcSet = widths.map((w) => `${store.publicUrl(variantKey(image.key, w))} ${w}w`).join(", ");
   const fallback = widths.find((w) => w >= 960) ?? widths[widths.length - 1];

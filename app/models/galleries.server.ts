@@ -2,7 +2,7 @@ import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { articles, galleries, galleryDraftImages, galleryDrafts, galleryImages, historyPhotos } from "~/db/schema";
 import { type Db, withDb } from "~/db.server";
 import { type ImageView, type StoredImage, deleteImage, imageView } from "~/images.server";
-import { variantKey, variantWidths } from "~/lib/image-variants";
+import { isExternalImage, variantKey, variantWidths } from "~/lib/image-variants";
 import { logger } from "~/logger.server";
 import { type Storage, storage } from "~/storage.server";
 
@@ -199,6 +199,7 @@ export async function getGalleryForEditor(title: string): Promise<{
 
 /** The smallest stored variant, for the editor's 50 px thumbnails. */
 export function thumbnailUrl(image: StoredImage, store: Storage = storage()): string {
+  if (isExternalImage(image.key)) return image.key;
   return store.publicUrl(variantKey(image.key, variantWidths(image.width)[0]));
 }
 
