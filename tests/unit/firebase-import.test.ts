@@ -25,8 +25,11 @@ import {
 import { IMAGE_MESSAGES, deleteImage } from "~/images.server";
 import { EXTERNAL_IMAGE_SIZE, variantKey } from "~/lib/image-variants";
 import { deleteGallery } from "~/models/galleries.server";
+import { action as editAction, loader as editLoader } from "~/routes/strefapastora.galeria.edytuj.$slug";
 import { storage } from "~/storage.server";
+import { ORIGIN, PASTOR, addPastor, signIn } from "../auth-helpers";
 import { type RunningServer, freePort, startBuiltServer } from "../faults/server";
+import { request, settle } from "../helpers";
 
 const run = promisify(execFile);
 
@@ -428,5 +431,53 @@ describe("deleting imported data", () => {
     expect(await deleteGallery({ title: TRIP })).toBe(true);
     expect(await storage().exists(trip[0].key)).toBe(false);
     expect(await storage().exists(variantKey(trip[0].key, 480))).toBe(false);
+  });
+});
+
+describe("editing an imported album in the pastor area", () => {
+  it("makes a photo kept at its URL the cover, removes it and saves, never touching storage for it", async () => {
+    const title = "Album z adresem";
+    const missing = `${base}/missing-edit.jpg`;
+    await importFirebase(
+      parseFirebaseExport({
+        galleries: {
+          [title]: { title, date: "2018-05-05", images: [{ name: "jest.jpg", url: `${base}/c1.jpg` }, { name: "brak.jpg", url: missing }] },
+        },
+      }),
+      { timeoutMs: 5000 },
+    );
+    await addPastor();
+    const session = await signIn(PASTOR);
+    const get = (url: string) => request(url, { headers: { Cookie: session } });
+    const args = (req: Request) => ({ request: req, params: {}, context: {} });
+    type Editor = { csrf: string; draftId: string | null; images: { key: string; name: string; thumb: string }[] };
+    const open = async (url: string) => (await (await settle(() => editLoader(args(get(url))))).json()) as Editor;
+    const editUrl = `/strefapastora/galeria/edytuj/${encodeURIComponent(title)}`;
+    const send = async (url: string, csrf: string, intent: string) => {
+      const body = new FormData();
+      for (const [k, v] of [["csrf", csrf], ["title", title], ["description", ""], ["date", "2018-05-05"], ["intent", intent]]) body.append(k, v);
+      return settle(() => editAction(args(request(url, { method: "POST", body, headers: { Cookie: session, Origin: ORIGIN } }))));
+    };
+
+    const start = await open(editUrl);
+    expect(start.images.map((i) => [i.name, i.thumb])).toEqual([
+      ["jest.jpg", expect.stringMatching(/^\/pliki\/galeria\/firebase-.*-480\.webp$/)],
+      ["brak.jpg", missing],
+    ]);
+    const stored = start.images[0].key;
+
+    const covered = await send(editUrl, start.csrf, `cover:${missing}`);
+    expect(covered.status).toBe(302);
+    const draftUrl = covered.headers.get("Location")!;
+    const draft = await open(draftUrl);
+    expect(draft.images.map((i) => i.name)).toEqual(["brak.jpg", "jest.jpg"]);
+
+    const removed = await send(draftUrl, start.csrf, `remove:${missing}`);
+    expect(removed.status).toBe(302);
+    expect((await open(removed.headers.get("Location")!)).images.map((i) => i.name)).toEqual(["jest.jpg"]);
+    const saved = await send(removed.headers.get("Location")!, start.csrf, "save");
+    expect(saved.status).toBe(302);
+    expect((await galleryRows(title)).map((r) => r.key)).toEqual([stored]);
+    expect(await storage().exists(stored)).toBe(true);
   });
 });
