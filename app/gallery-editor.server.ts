@@ -7,6 +7,7 @@ import { clock } from "~/clock.server";
 import { church } from "~/content/church";
 import { readFlash, redirectWithFlash } from "~/flash.server";
 import { isValidKey } from "~/storage.server";
+import { isExternalImage } from "~/lib/image-variants";
 import { todayIn } from "~/lib/text";
 import {
   type DraftFeedback,
@@ -130,11 +131,14 @@ function typedAlts(fields: URLSearchParams): Map<string, string> {
 
 type Intent = { kind: "upload" } | { kind: "save" } | Extract<ImageChange, { key: string }>;
 
+/** A stored key, or the kept address of an imported photo whose download failed. */
+const isImageKey = (key: string) => isValidKey(key) || isExternalImage(key);
+
 function parseIntent(value: string | null): Intent | null {
   if (value === null || value === "upload") return { kind: "upload" };
   if (value === "save") return { kind: "save" };
   const m = /^(up|down|cover|remove):(.+)$/s.exec(value);
-  if (!m || !isValidKey(m[2])) return null;
+  if (!m || !isImageKey(m[2])) return null;
   return { kind: m[1] as "up" | "down" | "cover" | "remove", key: m[2] };
 }
 
@@ -345,7 +349,7 @@ export async function photosAction(request: Request, user: SessionUser) {
         return answer({ draftId, results, hint: hintFor(batch.results) }, results.some((r) => r.ok) ? 200 : 422);
       }
       case "reorder": {
-        const keys = form.fields.getAll("order").filter(isValidKey);
+        const keys = form.fields.getAll("order").filter(isImageKey);
         if (!draftId) {
           if (!ctx.gallery) return answer({ error: GALLERY_MESSAGES.imageUnknown }, 400);
           draftId = await startDraft();

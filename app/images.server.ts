@@ -4,6 +4,7 @@ import {
   type ImageView,
   LARGE_MAX,
   allKeys,
+  isExternalImage,
   shareKey,
   shareWidth,
   variantKey,
@@ -174,6 +175,7 @@ function renderShare(large: Buffer | string, width: number): Promise<Buffer> {
  * is missing); idempotent, so any number of runs may overlap.
  */
 export async function ensureShareImage(image: StoredImage, store: Storage = storage()): Promise<boolean> {
+  if (isExternalImage(image.key)) return false;
   const key = shareKey(image.key, image.width);
   if (await store.exists(key)) return false;
   const file = await store.get(image.key);
@@ -194,6 +196,25 @@ export async function storeImage(
 ): Promise<StoredImage> {
   const processed = await processImage(input);
   const { key, release } = await reserveUniqueKey(store, folder, originalName, ".jpg");
+  try {
+    await writeImageFiles(processed, key, store);
+  } finally {
+    release();
+  }
+  return { key, width: processed.width, height: processed.height };
+}
+
+/**
+ * Processes a photo and stores it under a key the caller chose (the import
+ * derives keys from document ids, so a rerun rewrites the same files).
+ */
+export async function storeImageAt(input: ImageInput, key: string, store: Storage = storage()): Promise<StoredImage> {
+  const processed = await processImage(input);
+  await writeImageFiles(processed, key, store);
+  return { key, width: processed.width, height: processed.height };
+}
+
+async function writeImageFiles(processed: ProcessedImage, key: string, store: Storage) {
   const written: string[] = [];
   try {
     for (const v of processed.variants) {
@@ -209,10 +230,7 @@ export async function storeImage(
   } catch (error) {
     await Promise.allSettled(written.map((k) => store.delete(k)));
     throw error;
-  } finally {
-    release();
   }
-  return { key, width: processed.width, height: processed.height };
 }
 
 export async function deleteImage(image: StoredImage, store: Storage = storage()) {
@@ -221,6 +239,8 @@ export async function deleteImage(image: StoredImage, store: Storage = storage()
 
 /** Where social sites fetch the image from, and its size (a path on disk storage, absolute on S3). */
 export function shareImage(image: StoredImage, store: Storage = storage()): ShareImage {
+  // A photo left at its original address is shared as it is.
+  if (isExternalImage(image.key)) return { url: image.key, width: image.width, height: image.height };
   const width = shareWidth(image.width);
   return { url: store.publicUrl(shareKey(image.key, image.width)), width, height: Math.round((image.height * width) / image.width) };
 }
@@ -232,6 +252,10 @@ export interface ShareImage {
 }
 
 export function imageView(image: StoredImage, store: Storage = storage()): ImageView {
+  // No variants exist for a photo left at its original address.
+  if (isExternalImage(image.key)) {
+    return { src: image.key, srcSet: "", width: image.width, height: image.height, full: image.key };
+  }
   const widths = variantWidths(image.width);
   const srcSet = widths.map((w) => `${store.publicUrl(variantKey(image.key, w))} ${w}w`).join(", ");
   const fallback = widths.find((w) => w >= 960) ?? widths[widths.length - 1];

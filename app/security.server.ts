@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { config } from "./config.server";
+import { EXTERNAL_IMAGE_ORIGINS } from "./lib/image-variants";
 
 export function createNonce(): string {
   return crypto.randomBytes(16).toString("base64");
@@ -15,7 +16,8 @@ function storageOrigin(): string | null {
 
 /** Security headers for every response; scripts run only with this request's nonce. */
 export function applySecurityHeaders(headers: Headers, nonce?: string) {
-  const img = ["'self'", "data:", storageOrigin()].filter(Boolean).join(" ");
+  // Imported photos whose download failed stay on the old site's file host.
+  const img = ["'self'", "data:", storageOrigin(), ...EXTERNAL_IMAGE_ORIGINS].filter(Boolean).join(" ");
   const csp = [
     "default-src 'self'",
     `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}`,

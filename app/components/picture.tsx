@@ -3,7 +3,8 @@ import type { ImageView } from "~/lib/image-variants";
 /**
  * A responsive photo. Images above the fold load eagerly (the first one,
  * likely the largest paint, with high priority); everything else lazily and
- * decoded off the main thread. Width and height reserve space.
+ * decoded off the main thread. Width and height reserve space. An external
+ * image (see isExternalImage) has no variants: a plain src, no srcset.
  */
 export function Photo({
   image,
@@ -24,8 +25,8 @@ export function Photo({
     <img
       className={className}
       src={image.src}
-      srcSet={image.srcSet}
-      sizes={sizes}
+      srcSet={image.srcSet || undefined}
+      sizes={image.srcSet ? sizes : undefined}
       width={image.width}
       height={image.height}
       alt={alt}

@@ -35,8 +35,9 @@ export function shareKey(key: string, width: number): string {
   return `${key.replace(/\.jpg$/, "")}-${shareWidth(width)}.jpeg`;
 }
 
-/** Every key belonging to a stored image, e.g. to delete it. */
+/** Every key belonging to a stored image, e.g. to delete it; none for an external image. */
 export function allKeys(key: string, width: number): string[] {
+  if (isExternalImage(key)) return [];
   return [key, ...variantWidths(width).map((w) => variantKey(key, w)), shareKey(key, width)];
 }
 
@@ -48,3 +49,21 @@ export interface ImageView {
   height: number;
   full: string;
 }
+
+/**
+ * A photo kept at its original address instead of in storage: the import from
+ * the old site keeps the URL of an image it could not download. Such a "key"
+ * is shown as a plain <img src> and never written to or deleted from storage.
+ */
+export function isExternalImage(key: string): boolean {
+  return /^https?:\/\//i.test(key);
+}
+
+/** Size assumed for an external image (its real size is unknown): a 4:3 photo. */
+export const EXTERNAL_IMAGE_SIZE = { width: 1200, height: 900 } as const;
+
+/**
+ * Origins allowed to serve external images (CSP img-src): the old site's
+ * files were Firebase Storage download URLs.
+ */
+export const EXTERNAL_IMAGE_ORIGINS = ["https://firebasestorage.googleapis.com"] as const;

@@ -3,7 +3,7 @@ import { articles, galleries, galleryDraftImages, galleryDrafts, galleryImages, 
 import { type Db, withDb } from "~/db.server";
 import { type ImageView, type ShareImage, type StoredImage, deleteImage, imageView, shareImage } from "~/images.server";
 import { ALT_MAX } from "~/lib/galleries";
-import { variantKey, variantWidths } from "~/lib/image-variants";
+import { isExternalImage, variantKey, variantWidths } from "~/lib/image-variants";
 import { logger } from "~/logger.server";
 import { type Storage, storage } from "~/storage.server";
 
@@ -222,6 +222,7 @@ export async function getGalleryForEditor(title: string): Promise<{
 
 /** The smallest stored variant, for the editor's 50 px thumbnails. */
 export function thumbnailUrl(image: StoredImage, store: Storage = storage()): string {
+  if (isExternalImage(image.key)) return image.key;
   return store.publicUrl(variantKey(image.key, variantWidths(image.width)[0]));
 }
 
