@@ -408,7 +408,7 @@ function ImageList({
     );
   }
   const rows = items.map((image, index) => (
-    <ImageRow key={image.key} image={image} index={index} count={items.length} sortable={sortable} busy={busy} />
+    <SortableRow key={image.key} image={image} index={index} count={items.length} sortable={sortable} busy={busy} />
   ));
   const list = (
     <ol className="editor-images" aria-labelledby="gallery-images-heading">
@@ -424,39 +424,33 @@ function ImageList({
           Przeciągnij zdjęcie za uchwyt ⠿ albo użyj przycisków. Z klawiatury: spacja na uchwycie, strzałki, spacja.
         </p>
       ) : null}
-      {sortable ? (
-        // The context renders its screen-reader messages beside the list, not inside it.
-        <DndContext
-          sensors={sensors}
-          collisionDetection={closestCenter}
-          onDragEnd={onDragEnd}
-          accessibility={{
-            announcements,
-            screenReaderInstructions: {
-              draggable:
-                "Aby przenieść zdjęcie, naciśnij spację lub Enter. Strzałkami przesuń je w nowe miejsce, spacją lub Enterem upuść, klawiszem Escape anuluj.",
-            },
-          }}
-        >
-          <SortableContext items={keys} strategy={verticalListSortingStrategy}>
-            {list}
-          </SortableContext>
-        </DndContext>
-      ) : (
-        list
-      )}
+      {/* The same tree with and without the script, so hydrating never remounts a
+          row and loses what was typed in it; only the drag handles appear. The
+          context renders its screen-reader messages beside the list, not inside it. */}
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragEnd={onDragEnd}
+        accessibility={{
+          announcements,
+          screenReaderInstructions: {
+            draggable:
+              "Aby przenieść zdjęcie, naciśnij spację lub Enter. Strzałkami przesuń je w nowe miejsce, spacją lub Enterem upuść, klawiszem Escape anuluj.",
+          },
+        }}
+      >
+        <SortableContext items={keys} strategy={verticalListSortingStrategy}>
+          {list}
+        </SortableContext>
+      </DndContext>
     </div>
   );
 }
 
-function ImageRow(props: { image: ClientImage; index: number; count: number; sortable: boolean; busy: boolean }) {
-  return props.sortable ? <SortableRow {...props} /> : <Row {...props} />;
-}
-
-function SortableRow(props: { image: ClientImage; index: number; count: number; busy: boolean }) {
+function SortableRow(props: { image: ClientImage; index: number; count: number; sortable: boolean; busy: boolean }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: props.image.key,
-    disabled: props.busy,
+    disabled: props.busy || !props.sortable,
     attributes: { roleDescription: "zdjęcie do przeniesienia" },
   });
   return (
@@ -466,16 +460,18 @@ function SortableRow(props: { image: ClientImage; index: number; count: number; 
       style={{ transform: CSS.Translate.toString(transform), transition }}
       dragging={isDragging}
       handle={
-        <button
-          type="button"
-          className="drag-handle"
-          ref={setActivatorNodeRef}
-          {...attributes}
-          {...listeners}
-          aria-label={`Przenieś zdjęcie ${props.image.name}`}
-        >
-          <span aria-hidden="true">⠿</span>
-        </button>
+        props.sortable ? (
+          <button
+            type="button"
+            className="drag-handle"
+            ref={setActivatorNodeRef}
+            {...attributes}
+            {...listeners}
+            aria-label={`Przenieś zdjęcie ${props.image.name}`}
+          >
+            <span aria-hidden="true">⠿</span>
+          </button>
+        ) : null
       }
     />
   );
