@@ -57,10 +57,12 @@ export function originOf(matches: Args["matches"]): string {
 /** Meta tags of a page; pastor pages get only their title and are kept out of search engines. */
 export function seo({ matches, location }: Args, options: SeoOptions = {}): MetaDescriptor[] {
   const title = options.title ?? church.name;
-  if (isPastorPathname(location.pathname)) {
-    return [{ title }, { name: "robots", content: "noindex, nofollow" }];
-  }
   const origin = originOf(matches);
+  // Every page names the news feed, so a reader finds it wherever it starts.
+  const feed: MetaDescriptor = { tagName: "link", rel: "alternate", type: "application/rss+xml", title: RSS_TITLE, href: absoluteUrl(origin, RSS_PATH) };
+  if (isPastorPathname(location.pathname)) {
+    return [{ title }, { name: "robots", content: "noindex, nofollow" }, feed];
+  }
   const description = options.description || SITE_DESCRIPTION;
   const url = absoluteUrl(origin, canonicalPath(location.pathname, location.search));
   const image = options.image ? { ...options.image, url: absoluteUrl(origin, options.image.url) } : null;
@@ -68,7 +70,7 @@ export function seo({ matches, location }: Args, options: SeoOptions = {}): Meta
     { title },
     { name: "description", content: description },
     { tagName: "link", rel: "canonical", href: url },
-    { tagName: "link", rel: "alternate", type: "application/rss+xml", title: RSS_TITLE, href: absoluteUrl(origin, RSS_PATH) },
+    feed,
     { property: "og:type", content: options.type ?? "website" },
     { property: "og:site_name", content: church.name },
     { property: "og:locale", content: "pl_PL" },

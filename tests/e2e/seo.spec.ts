@@ -132,4 +132,6 @@ test("the pastor area is kept out of search engines and shares nothing", async (
   await expect(page.locator('head meta[name="robots"]')).toHaveAttribute("content", "noindex, nofollow");
   await expect(page.locator('head meta[property^="og:"]')).toHaveCount(0);
   await expect(page.locator('head link[rel="canonical"]')).toHaveCount(0);
+  // The news feed is named on every page, this one too.
+  await expect(page.locator('head link[rel="alternate"][type="application/rss+xml"]')).toHaveCount(1);
 });

@@ -155,7 +155,7 @@ describe("meta tags", () => {
 
   it("keep the pastor area out of search engines and share nothing about it", () => {
     const tags = byKey(seo(metaArgs("/strefapastora/artykuly"), { title: "Panel" }));
-    expect(tags).toEqual({ title: "Panel", robots: "noindex, nofollow" });
+    expect(tags).toEqual({ title: "Panel", robots: "noindex, nofollow", "link:alternate": `${ORIGIN}/aktualnosci/rss.xml` });
   });
 
   it("drop query strings from canonical addresses, except the news page number", () => {
