@@ -13,7 +13,8 @@ try {
     const html = await (await fetch(server.base + p)).text();
     const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
     const external = scripts.filter((m) => /\ssrc=/.test(m[1])).length;
-    const inline = scripts.map((m) => m[2]).join("");
+    // Structured data (application/ld+json) is not run, so it is not JavaScript.
+    const inline = scripts.filter((m) => !/application\/ld\+json/.test(m[1])).map((m) => m[2]).join("");
     console.log(
       p.padEnd(35),
       String(Buffer.byteLength(html)).padStart(10),

@@ -148,7 +148,8 @@ function ensurePackages(wanted) {
 
 function inlineScripts(html) {
   const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
-  const inline = scripts.filter((m) => !/\ssrc=/.test(m[1])).map((m) => m[2]).join("");
+  // Structured data (application/ld+json) is not run, so it is not JavaScript.
+  const inline = scripts.filter((m) => !/\ssrc=/.test(m[1]) && !/application\/ld\+json/.test(m[1])).map((m) => m[2]).join("");
   return {
     external: scripts.filter((m) => /\ssrc=/.test(m[1])).length + [...html.matchAll(/<link[^>]+rel="modulepreload"/g)].length,
     inlineBytes: Buffer.byteLength(inline),
