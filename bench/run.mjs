@@ -1,4 +1,4 @@
-// `npm run bench`: the performance benchmark of issue 6, on a fresh Postgres
+// `npm run bench`: the performance benchmark of the public pages, on a fresh Postgres
 // database seeded with 200 articles and 20 albums of 40 real stored photos.
 //
 //   wrk        wrk -t2 -c50 -d15s --latency on /, /aktualnosci, /aktualnosci/:id,
@@ -523,7 +523,7 @@ function buildReport(r, { notes, loadPages, publicPages, label, canNginx }) {
     );
   }
 
-  out.push("## Targets (issue 6)", "");
+  out.push("## Performance targets", "");
   out.push(...targets(r).map((t) => `- ${t}`), "");
   if (notes.length) {
     out.push("## Notes", "");
@@ -564,7 +564,7 @@ function targets(r) {
   if (news) {
     const cards = r.pages["/aktualnosci"].cards;
     lines.push(
-      `${mark(news.cpuMsPerRequest <= 2)} /aktualnosci (${cards} cards rendered; the issue assumes 20) ≤ 2 ms server CPU per request: ${fmt(news.cpuMsPerRequest)} ms${news.cpuMsPerRequest > 2 ? ` (${fmt(news.cpuMsPerRequest - 2)} ms over)` : ""}.`,
+      `${mark(news.cpuMsPerRequest <= 2)} /aktualnosci (${cards} cards rendered; the target assumes 20) ≤ 2 ms server CPU per request: ${fmt(news.cpuMsPerRequest)} ms${news.cpuMsPerRequest > 2 ? ` (${fmt(news.cpuMsPerRequest - 2)} ms over)` : ""}.`,
     );
     lines.push(`${mark(news.errors === 0)} /aktualnosci zero errors: ${errorCell(news)}.`);
     lines.push(`${mark(news.p99 <= 100)} /aktualnosci p99 ≤ 100 ms at ${CONNECTIONS} connections: ${ms(news.p99)} ms.`);
