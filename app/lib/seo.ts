@@ -37,6 +37,8 @@ export function isPastorPathname(pathname: string) {
 }
 
 export function absoluteUrl(origin: string, pathOrUrl: string): string {
+  // Without the root loader's data (an error rendered before it ran) a path stays a path.
+  if (!origin) return pathOrUrl;
   return new URL(pathOrUrl, `${origin}/`).href;
 }
 

@@ -153,6 +153,12 @@ describe("meta tags", () => {
     expect(tags.title).toBe(church.name);
   });
 
+  it("still render when the root loader's data is missing (an error page before it ran)", () => {
+    const tags = byKey(seo({ matches: [], location: { pathname: "/strefapastora/artykuly/dodaj", search: "" } } as unknown as Parameters<typeof seo>[0], { title: "Panel" }));
+    expect(tags).toEqual({ title: "Panel", robots: "noindex, nofollow", "link:alternate": "/aktualnosci/rss.xml" });
+    expect(byKey(seo({ matches: [], location: { pathname: "/kontakt", search: "" } } as unknown as Parameters<typeof seo>[0]))["link:canonical"]).toBe("/kontakt");
+  });
+
   it("keep the pastor area out of search engines and share nothing about it", () => {
     const tags = byKey(seo(metaArgs("/strefapastora/artykuly"), { title: "Panel" }));
     expect(tags).toEqual({ title: "Panel", robots: "noindex, nofollow", "link:alternate": `${ORIGIN}/aktualnosci/rss.xml` });
