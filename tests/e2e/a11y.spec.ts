@@ -65,6 +65,9 @@ async function checkPage(page: Page, label: string) {
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize(viewport);
     expect(await scan(page), `${label} at ${viewport.name}`).toEqual([]);
+    // WCAG 1.4.10 reflow: nothing makes the page scroll sideways.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${label} at ${viewport.name}: wider than the screen by`).toBeLessThanOrEqual(0);
   }
   // One of each landmark; the skip link leads to the main one.
   await expect(page.getByRole("banner")).toHaveCount(1);
