@@ -97,7 +97,9 @@ export function GalleryEditor() {
   const [summary, setSummary] = useState<{ report: string; hint: string | null } | null>(null);
   const [scriptError, setScriptError] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
-  const busy = uploading || navigation.state !== "idle" || revalidator.state !== "idle";
+  // A new order on its way to the server: saving or leaving now could lose it.
+  const [savingOrder, setSavingOrder] = useState(false);
+  const busy = uploading || savingOrder || navigation.state !== "idle" || revalidator.state !== "idle";
 
   const formAction = data.draftId ? `${data.pageUrl}?szkic=${encodeURIComponent(data.draftId)}` : data.pageUrl;
 
@@ -136,12 +138,14 @@ export function GalleryEditor() {
       commonFields(body);
       body.append("intent", "reorder");
       for (const key of keys) body.append("order", key);
+      setSavingOrder(true);
       const res = await fetch(PHOTOS_ENDPOINT, {
         method: "POST",
         body,
         headers: { [CSRF_HEADER]: csrf, Accept: "application/json" },
       }).catch(() => null);
       const answer = (await res?.json().catch(() => null)) as PhotosResponse | null;
+      setSavingOrder(false);
       if (!res?.ok || !answer || !("draftId" in answer) || !answer.draftId) {
         setScriptError(
           answer && "error" in answer ? answer.error : "Nie udało się zapisać nowej kolejności. Odśwież stronę i spróbuj ponownie.",

@@ -37,7 +37,11 @@ async function keyboardDrag(page: Page, name: string, key: "ArrowUp" | "ArrowDow
     // SPEC §9: each press moves the photo by 25 px.
     await expect.poll(async () => Math.round((await row.boundingBox())!.y - start)).toBe((key === "ArrowDown" ? 25 : -25) * i);
   }
+  // The new order goes to the server as soon as the photo is dropped.
+  const saved = page.waitForResponse((r) => r.url().endsWith("/strefapastora/galeria/dodaj/zdjecia") && r.request().method() === "POST");
   await page.keyboard.press("Space");
+  expect((await saved).status()).toBe(200);
+  await expect(page.getByRole("button", { name: "zapisz" })).toBeEnabled();
 }
 
 test.afterEach(async ({ page }) => {
