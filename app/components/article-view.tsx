@@ -15,7 +15,8 @@ export function ArticleView({ article, backTo }: { article: ArticleViewData | nu
   if (!article) {
     return (
       <div className="page article">
-        <p className="empty">nie ma takiego dokumentu</p>
+        {/* The page's one heading, so a screen reader lands on the message. */}
+        <h1 className="empty">nie ma takiego dokumentu</h1>
         <BackLink to={backTo} />
       </div>
     );

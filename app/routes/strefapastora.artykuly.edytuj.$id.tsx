@@ -83,7 +83,8 @@ export default function EditArticle() {
   if (!article) {
     return (
       <div className="page article">
-        <p className="empty">nie ma takiego dokumentu</p>
+        {/* The page's one heading, so a screen reader lands on the message. */}
+        <h1 className="empty">nie ma takiego dokumentu</h1>
         <BackLink to="/strefapastora/artykuly" />
       </div>
     );

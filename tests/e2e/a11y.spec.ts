@@ -99,7 +99,8 @@ test.describe("public pages", () => {
     "/galeria",
     "/polityka-prywatnosci",
     "/strefapastora/logowanie",
-    "/nie-ma-takiej-strony",
+    // An article that does not exist: the 404 page.
+    "/aktualnosci/0",
   ];
   for (const path of paths) {
     test(`${path} has no serious accessibility problem`, async ({ page }) => {
@@ -149,6 +150,8 @@ test.describe("pastor pages", () => {
       "/strefapastora/artykuly",
       "/strefapastora/artykuly/dodaj",
       editArticle,
+      // No such article: the message is the page's heading.
+      "/strefapastora/artykuly/edytuj/0",
       "/strefapastora/galeria",
       albumPath,
       "/strefapastora/galeria/dodaj",
