@@ -4,24 +4,16 @@
 // database under DATA_DIR; disk or S3 storage). See app/backup.server.ts.
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { BackupError, FILES, ROWS, TABLES, createBackup, openDatabase, plural, portAnswers } from "~/backup.server";
 import { config } from "~/config.server";
+import { type Io, fileCommand, runIfMain } from "./cli";
 import { storage } from "~/storage.server";
-
-export interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
 
 const USAGE = "Użycie: npm run backup -- <plik.tar.gz>";
 
 export async function main(args: string[], io: Io): Promise<number> {
-  const out = (line: string) => io.stdout.write(`${line}\n`);
-  const fail = (line: string) => (io.stderr.write(`${line}\n`), 1);
-  if (args.length !== 1 || args[0].startsWith("-")) return fail(USAGE);
-  // npm runs scripts from the project folder; a relative name means the caller's folder.
-  const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), args[0]);
+  const { out, fail, file } = fileCommand(args, io);
+  if (!file) return fail(USAGE);
 
   const cfg = config();
   if (cfg.database.kind === "pglite") {
@@ -59,11 +51,4 @@ export async function main(args: string[], io: Io): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2), process)
-    .catch((error) => {
-      console.error(error instanceof Error && error.message.startsWith("Invalid configuration") ? error.message : error);
-      return 1;
-    })
-    .then((code) => process.exit(code));
-}
+runIfMain(import.meta.url, main);

@@ -3,27 +3,18 @@
 // into the configured database and storage, downloading every image. Safe to
 // run again: what is already there is left alone, and images that could not
 // be downloaded last time are tried again. See app/firebase-import.server.ts.
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { portAnswers } from "~/backup.server";
 import { config } from "~/config.server";
+import { type Io, fileCommand, runIfMain } from "./cli";
 import { closeDb } from "~/db.server";
 import { ImportFileError, importFirebase, readFirebaseExport, summaryLines } from "~/firebase-import.server";
 import { storage } from "~/storage.server";
 
-export interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
-
 const USAGE = "Użycie: npm run import:firebase -- <eksport.json>";
 
 export async function main(args: string[], io: Io): Promise<number> {
-  const out = (line: string) => io.stdout.write(`${line}\n`);
-  const fail = (line: string) => (io.stderr.write(`${line}\n`), 1);
-  if (args.length !== 1 || args[0].startsWith("-")) return fail(USAGE);
-  // npm runs scripts from the project folder; a relative name means the caller's folder.
-  const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), args[0]);
+  const { out, fail, file } = fileCommand(args, io);
+  if (!file) return fail(USAGE);
 
   // The file is checked whole before the database is even opened.
   let data;
@@ -53,14 +44,4 @@ export async function main(args: string[], io: Io): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2), process)
-    .catch((error) => {
-      console.error(error instanceof Error && error.message.startsWith("Invalid configuration") ? error.message : error);
-      return 1;
-    })
-    .then(async (code) => {
-      await closeDb();
-      process.exit(code);
-    });
-}
+runIfMain(import.meta.url, main, closeDb);
