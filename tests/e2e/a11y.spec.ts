@@ -5,7 +5,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createAlbum, photo, removeTestAlbums, uniqueTitle } from "./galleries.helpers";
-import { expect, signIn, test } from "./fixtures";
+import { PUBLIC_PAGES, expect, signIn, test } from "./fixtures";
 
 const VIEWPORTS = [
   { name: "375 px", width: 375, height: 740 },
@@ -89,15 +89,7 @@ async function hrefOf(page: Page, selector: string) {
 
 test.describe("public pages", () => {
   const paths = [
-    "/",
-    "/onas",
-    "/onas/swiadectwa/1",
-    "/aktualnosci",
-    "/kalendarz",
-    "/sluzby",
-    "/kontakt",
-    "/galeria",
-    "/polityka-prywatnosci",
+    ...PUBLIC_PAGES,
     "/strefapastora/logowanie",
     // An article that does not exist: the 404 page.
     "/aktualnosci/0",

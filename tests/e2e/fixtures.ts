@@ -25,3 +25,16 @@ export async function signIn(page: Page) {
   await page.getByRole("button", { name: "Login" }).click();
   await expect(page).toHaveURL(/\/strefapastora$/);
 }
+
+/** The fixed public pages (articles and albums are found from their lists). */
+export const PUBLIC_PAGES = [
+  "/",
+  "/onas",
+  "/onas/swiadectwa/1",
+  "/aktualnosci",
+  "/kalendarz",
+  "/sluzby",
+  "/kontakt",
+  "/galeria",
+  "/polityka-prywatnosci",
+];

@@ -1,23 +1,12 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { church } from "../../app/content/church";
-import { expect, test } from "./fixtures";
+import { PUBLIC_PAGES, expect, test } from "./fixtures";
 
 // tests/e2e/server.mjs sets PUBLIC_URL to this address: another host than
 // the one the browser uses, so every absolute link must come from the setting.
 const PUBLIC_URL = `http://localhost:${process.env.E2E_PORT ?? 3999}`;
 
-const publicPages = [
-  "/",
-  "/onas",
-  "/aktualnosci",
-  "/kalendarz",
-  "/sluzby",
-  "/kontakt",
-  "/galeria",
-  "/polityka-prywatnosci",
-  "/onas/swiadectwa/1",
-];
 
 const attr = (page: Page, selector: string, name = "content") => page.locator(`head ${selector}`).getAttribute(name);
 
@@ -46,7 +35,7 @@ async function structuredData(page: Page): Promise<Record<string, unknown>[]> {
 /** An address under PUBLIC_URL, fetched from the server the tests run. */
 const local = (url: string) => url.replace(PUBLIC_URL, "");
 
-for (const path of publicPages) {
+for (const path of PUBLIC_PAGES) {
   test(`${path} has a canonical address, Open Graph and Twitter tags and the news feed`, async ({ page }) => {
     await page.goto(path);
     await expectSharingTags(page, path);
