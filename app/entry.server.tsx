@@ -2,18 +2,18 @@ import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@r
 import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { church } from "./content/church";
-import { db } from "./db.server";
-import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified, isPastorPath } from "./http-cache.server";
+import { db } from "~/services/db.server";
+import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified, isPastorPath } from "~/http/cache.server";
 import { yearIn } from "./lib/text";
-import { siteCss } from "./inline-css.server";
+import { siteCss } from "~/http/inline-css.server";
 import { DocumentContext } from "./lib/document-context";
-import { applySecurityHeaders, createNonce } from "./security.server";
-import { logger } from "./logger.server";
-import { churchPayload } from "./payment-qr.server";
-import { removeStaleUploads } from "./upload.server";
-import { scheduleGalleryCleanup } from "./models/gallery-drafts.server";
-import { backfillShareImages } from "./share-images.server";
-import { config } from "./config.server";
+import { applySecurityHeaders, createNonce } from "~/http/security-headers.server";
+import { logger } from "~/services/logger.server";
+import { churchPayload } from "~/features/giving/payment-qr.server";
+import { removeStaleUploads } from "~/services/upload.server";
+import { scheduleGalleryCleanup } from "~/features/galleries/drafts.server";
+import { backfillShareImages } from "~/features/seo/share-images.server";
+import { config } from "~/services/config.server";
 
 // A mistyped account number or NIP stops the server with a message naming
 // it, rather than printing a donation QR code that sends money astray.

@@ -13,10 +13,10 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { SiteFooter, SiteHeader } from "~/components/layout";
-import { siteOrigin } from "~/config.server";
+import { siteOrigin } from "~/services/config.server";
 import { useInlineCss, useNonce } from "~/lib/document-context";
 import { HEAD_SCRIPT, PUBLIC_SCRIPT } from "~/lib/public-script";
-import { type RootData, seo } from "~/lib/seo";
+import { type RootData, seo } from "~/features/seo/seo";
 import styles from "~/styles/app.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

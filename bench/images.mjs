@@ -40,8 +40,8 @@ async function makePhoto(file) {
 
 /** In a child: load the pipeline, process `count` copies at once, report. */
 async function child(mode, photo, storeDir) {
-  const { storeImage } = await import("../app/images.server.ts");
-  const { diskStorage } = await import("../app/storage.server.ts");
+  const { storeImage } = await import("~/services/images.server");
+  const { diskStorage } = await import("~/services/storage.server");
   const store = diskStorage(storeDir);
   const count = mode === "baseline" ? 0 : Number(mode);
   const started = performance.now();

@@ -8,10 +8,10 @@
 // shared by every album, so page weights are those of real photos.
 // The last line on stdout is JSON describing what was seeded.
 import { asc, count, desc, eq, max } from "drizzle-orm";
-import { articles, galleries, galleryImages } from "../app/db/schema";
-import { closeDb, db } from "../app/db.server";
-import { type StoredImage, storeImage } from "../app/images.server";
-import { storage } from "../app/storage.server";
+import { articles, galleries, galleryImages } from "~/services/schema";
+import { closeDb, db } from "~/services/db.server";
+import { type StoredImage, storeImage } from "~/services/images.server";
+import { storage } from "~/services/storage.server";
 import { variantKey, variantWidths } from "../app/lib/image-variants";
 import { benchPhoto } from "./photos";
 

@@ -4,10 +4,10 @@
 // database under DATA_DIR; disk or S3 storage). See app/backup.server.ts.
 import fs from "node:fs";
 import path from "node:path";
-import { BackupError, FILES, ROWS, TABLES, createBackup, openDatabase, plural, portAnswers } from "~/backup.server";
-import { config } from "~/config.server";
+import { BackupError, FILES, ROWS, TABLES, createBackup, openDatabase, plural, portAnswers } from "./backup/backup";
+import { config } from "~/services/config.server";
 import { type Io, fileCommand, runIfMain } from "./cli";
-import { storage } from "~/storage.server";
+import { storage } from "~/services/storage.server";
 
 const USAGE = "Użycie: npm run backup -- <plik.tar.gz>";
 

@@ -3,12 +3,12 @@
 // into the configured database and storage, downloading every image. Safe to
 // run again: what is already there is left alone, and images that could not
 // be downloaded last time are tried again. See app/firebase-import.server.ts.
-import { portAnswers } from "~/backup.server";
-import { config } from "~/config.server";
+import { portAnswers } from "./backup/backup";
+import { config } from "~/services/config.server";
 import { type Io, fileCommand, runIfMain } from "./cli";
-import { closeDb } from "~/db.server";
-import { ImportFileError, importFirebase, readFirebaseExport, summaryLines } from "~/firebase-import.server";
-import { storage } from "~/storage.server";
+import { closeDb } from "~/services/db.server";
+import { ImportFileError, importFirebase, readFirebaseExport, summaryLines } from "./firebase-import/import";
+import { storage } from "~/services/storage.server";
 
 const USAGE = "Użycie: npm run import:firebase -- <eksport.json>";
 

@@ -8,8 +8,8 @@
 // Uses the same DATABASE_URL (or embedded database under DATA_DIR) as the app.
 import net from "node:net";
 import { pathToFileURL } from "node:url";
-import { config } from "~/config.server";
-import { closeDb } from "~/db.server";
+import { config } from "~/services/config.server";
+import { closeDb } from "~/services/db.server";
 import {
   UserExistsError,
   createUser,
@@ -18,7 +18,7 @@ import {
   newPasswordSchema,
   removeUser,
   setPassword,
-} from "~/models/users.server";
+} from "~/features/auth/users.server";
 
 export interface Io {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };

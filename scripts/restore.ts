@@ -2,10 +2,10 @@
 // into the configured database and storage, which must both be empty.
 // Migrations run here (up to the archive's level, then the rest); the archive
 // is checked whole before anything is written. See app/backup.server.ts.
-import { BackupError, FILES, ROWS, TABLES, openDatabase, plural, portAnswers, restoreBackup } from "~/backup.server";
-import { config } from "~/config.server";
+import { BackupError, FILES, ROWS, TABLES, openDatabase, plural, portAnswers, restoreBackup } from "./backup/backup";
+import { config } from "~/services/config.server";
 import { type Io, fileCommand, runIfMain } from "./cli";
-import { storage } from "~/storage.server";
+import { storage } from "~/services/storage.server";
 
 const USAGE = "Użycie: npm run restore -- <plik.tar.gz>";
 

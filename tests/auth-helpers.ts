@@ -1,5 +1,5 @@
 // Signing in through the real login route, for tests of the pastor area.
-import { createUser } from "~/models/users.server";
+import { createUser } from "~/features/auth/users.server";
 import { action as loginAction, loader as loginLoader } from "~/routes/strefapastora.logowanie";
 import { request, settle } from "./helpers";
 

@@ -1,5 +1,5 @@
-import { articles, galleries, galleryImages, historyPhotos } from "~/db/schema";
-import { db } from "~/db.server";
+import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
+import { db } from "~/services/db.server";
 
 let nextId = 1_700_000_000_000;
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db } from "~/db.server";
+import { db } from "~/services/db.server";
 
 /** Lets the current test log through console.error (e.g. a simulated outage). */
 export function allowConsoleError() {

@@ -1,13 +1,13 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AccountNumber, PayByCode } from "~/components/donation";
-import { JsonLd, useOrigin } from "~/components/json-ld";
+import { AccountNumber, PayByCode } from "~/features/giving/donation";
+import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { MapEmbed } from "~/components/map";
 import { church, cookieNotice } from "~/content/church";
-import { policyAccepted } from "~/lib/cookie-notice.server";
-import { churchJsonLd } from "~/lib/seo";
-import { paymentCodeSrc } from "~/payment-qr.server";
+import { policyAccepted } from "~/http/cookie-notice.server";
+import { churchJsonLd } from "~/features/seo/seo";
+import { paymentCodeSrc } from "~/features/giving/payment-qr.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const accepted = await policyAccepted(request);

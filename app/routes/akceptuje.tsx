@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/node";
-import { acceptPolicyCookie } from "~/lib/cookie-notice.server";
+import { acceptPolicyCookie } from "~/http/cookie-notice.server";
 
 /** 'Akceptuję' without JavaScript: remember acceptance and go back home. */
 export async function action() {

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ArticleView } from "~/components/article-view";
-import { JsonLd, useOrigin } from "~/components/json-ld";
+import { ArticleView } from "~/features/articles/article-view";
+import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { church } from "~/content/church";
-import { newsArticleJsonLd, publishedAt, seo } from "~/lib/seo";
+import { newsArticleJsonLd, publishedAt, seo } from "~/features/seo/seo";
 import { describe } from "~/lib/text";
-import { getArticle } from "~/models/articles.server";
+import { getArticle } from "~/features/articles/articles.server";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const article = await getArticle(params.id ?? "");

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Photo } from "~/components/picture";
 import { displayDate } from "~/lib/text";
-import { newsPage } from "~/models/articles.server";
+import { newsPage } from "~/features/articles/articles.server";
 
 const pageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
 

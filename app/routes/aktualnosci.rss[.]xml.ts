@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { siteOrigin } from "~/config.server";
-import { publicTextResponse, rssFeed } from "~/feeds.server";
+import { siteOrigin } from "~/services/config.server";
+import { publicTextResponse, rssFeed } from "~/features/seo/feeds.server";
 
 /** RSS 2.0 of the newest news. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -3,10 +3,10 @@ import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { Photo } from "~/components/picture";
-import { defaultPhotoAlt } from "~/lib/galleries";
-import { seo } from "~/lib/seo";
+import { defaultPhotoAlt } from "~/features/galleries/constants";
+import { seo } from "~/features/seo/seo";
 import { describe, displayDate } from "~/lib/text";
-import { getGalleryByTitle, titleFromSlug } from "~/models/galleries.server";
+import { getGalleryByTitle, titleFromSlug } from "~/features/galleries/galleries.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const raw = new URL(request.url).pathname.slice("/galeria/".length);

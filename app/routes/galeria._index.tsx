@@ -2,7 +2,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Photo } from "~/components/picture";
 import { displayDate, galleryPath } from "~/lib/text";
-import { listGalleryCards } from "~/models/galleries.server";
+import { listGalleryCards } from "~/features/galleries/galleries.server";
 
 export async function loader() {
   return json({ galleries: await listGalleryCards() });

@@ -1,4 +1,4 @@
-import { applySecurityHeaders } from "~/security.server";
+import { applySecurityHeaders } from "~/http/security-headers.server";
 
 /**
  * Liveness: the process answers. Whether the database and storage answer is

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { PUBLIC_CACHE, isNotModified } from "~/http-cache.server";
-import { churchPaymentCode, paymentCodeVersion } from "~/payment-qr.server";
-import { applySecurityHeaders } from "~/security.server";
+import { PUBLIC_CACHE, isNotModified } from "~/http/cache.server";
+import { churchPaymentCode, paymentCodeVersion } from "~/features/giving/payment-qr.server";
+import { applySecurityHeaders } from "~/http/security-headers.server";
 
 /** The "Zapłać kodem" image. Pages link it with a content version, so that address may be cached for good. */
 export async function loader({ request }: LoaderFunctionArgs) {

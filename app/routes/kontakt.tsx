@@ -1,11 +1,11 @@
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AccountNumber, PayByCode } from "~/components/donation";
-import { JsonLd, useOrigin } from "~/components/json-ld";
+import { AccountNumber, PayByCode } from "~/features/giving/donation";
+import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { MapEmbed } from "~/components/map";
 import { church } from "~/content/church";
-import { churchJsonLd } from "~/lib/seo";
-import { paymentCodeSrc } from "~/payment-qr.server";
+import { churchJsonLd } from "~/features/seo/seo";
+import { paymentCodeSrc } from "~/features/giving/payment-qr.server";
 
 export function loader() {
   return json({ paymentCodeSrc: paymentCodeSrc() });

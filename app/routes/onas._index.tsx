@@ -2,7 +2,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Photo } from "~/components/picture";
 import { church } from "~/content/church";
-import { listHistoryPhotos } from "~/models/history.server";
+import { listHistoryPhotos } from "~/features/history/history.server";
 
 export async function loader() {
   return json({ photos: await listHistoryPhotos() });

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { church } from "~/content/church";
-import { seo } from "~/lib/seo";
+import { seo } from "~/features/seo/seo";
 import { describe } from "~/lib/text";
 
 export function loader({ params }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { applySecurityHeaders } from "~/security.server";
-import { storage } from "~/storage.server";
+import { applySecurityHeaders } from "~/http/security-headers.server";
+import { storage } from "~/services/storage.server";
 
 /** Files kept on local disk. Keys never change, so browsers may cache them for good. */
 export async function loader({ params }: LoaderFunctionArgs) {

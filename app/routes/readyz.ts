@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { db } from "~/db.server";
-import { applySecurityHeaders } from "~/security.server";
-import { storage } from "~/storage.server";
+import { db } from "~/services/db.server";
+import { applySecurityHeaders } from "~/http/security-headers.server";
+import { storage } from "~/services/storage.server";
 
 async function check(fn: () => Promise<unknown>): Promise<"ok" | "unavailable"> {
   try {

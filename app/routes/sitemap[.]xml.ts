@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { siteOrigin } from "~/config.server";
-import { publicTextResponse, sitemap } from "~/feeds.server";
+import { siteOrigin } from "~/services/config.server";
+import { publicTextResponse, sitemap } from "~/features/seo/feeds.server";
 
 /** Every public page, article and album, for search engines. */
 export async function loader({ request }: LoaderFunctionArgs) {

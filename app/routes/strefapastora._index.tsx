@@ -1,7 +1,7 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { LOGIN_PATH, requireUser } from "~/auth.server";
+import { LOGIN_PATH, requireUser } from "~/features/auth/auth.server";
 import { PastorBar } from "~/components/pastor";
 import pastorStyles from "~/styles/pastor.css";
 

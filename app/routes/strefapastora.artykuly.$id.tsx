@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useParams } from "@remix-run/react";
-import { requireUser } from "~/auth.server";
-import { ArticleView } from "~/components/article-view";
+import { requireUser } from "~/features/auth/auth.server";
+import { ArticleView } from "~/features/articles/article-view";
 import { ConfirmPage } from "~/components/confirm";
 import { FormError } from "~/components/forms";
-import { redirectWithFlash } from "~/flash.server";
-import { ARTICLE_MESSAGES, deleteArticle, deleteQuestion, getArticle, getArticleHeader } from "~/models/articles.server";
-import { UPLOAD_MESSAGES } from "~/upload.server";
+import { redirectWithFlash } from "~/http/flash.server";
+import { ARTICLE_MESSAGES, deleteArticle, deleteQuestion, getArticle, getArticleHeader } from "~/features/articles/articles.server";
+import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };

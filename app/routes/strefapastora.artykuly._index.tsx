@@ -1,15 +1,15 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth.server";
+import { requireUser } from "~/features/auth/auth.server";
 import { ConfirmButton } from "~/components/confirm";
 import { FlashMessage } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
 import { Photo } from "~/components/picture";
-import { readFlash } from "~/flash.server";
+import { readFlash } from "~/http/flash.server";
 import { displayDate } from "~/lib/text";
-import { deleteQuestion, listArticleCards } from "~/models/articles.server";
+import { deleteQuestion, listArticleCards } from "~/features/articles/articles.server";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };

@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth.server";
+import { requireUser } from "~/features/auth/auth.server";
 import { Field, FormError, TextAreaField } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput } from "~/components/pastor";
 import { Photo } from "~/components/picture";
 import { UploadProgress, useUploadForm } from "~/components/upload-progress";
-import { redirectWithFlash } from "~/flash.server";
-import { HEADER_MAX, getArticle, isIsoDate, updateArticle } from "~/models/articles.server";
-import { parseUpload } from "~/upload.server";
+import { redirectWithFlash } from "~/http/flash.server";
+import { HEADER_MAX, getArticle, isIsoDate, updateArticle } from "~/features/articles/articles.server";
+import { parseUpload } from "~/services/upload.server";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };

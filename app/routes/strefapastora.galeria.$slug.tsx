@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth.server";
+import { requireUser } from "~/features/auth/auth.server";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
 import { FlashMessage, FormError } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
 import { Photo } from "~/components/picture";
 import { church } from "~/content/church";
-import { readFlash, redirectWithFlash } from "~/flash.server";
+import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import {
   GALLERY_LIST_PATH,
   UNKNOWN_GALLERY_REDIRECT,
@@ -16,11 +16,11 @@ import {
   pastorGalleryPath,
   readForm,
   titleFromDetailPath,
-} from "~/gallery-editor.server";
-import { DELETE_GALLERY_QUESTION, defaultPhotoAlt } from "~/lib/galleries";
-import { seo } from "~/lib/seo";
+} from "~/features/galleries/editor.server";
+import { DELETE_GALLERY_QUESTION, defaultPhotoAlt } from "~/features/galleries/constants";
+import { seo } from "~/features/seo/seo";
 import { displayDate } from "~/lib/text";
-import { deleteGallery, getGalleryByTitle } from "~/models/galleries.server";
+import { deleteGallery, getGalleryByTitle } from "~/features/galleries/galleries.server";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };

@@ -1,14 +1,14 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth.server";
+import { requireUser } from "~/features/auth/auth.server";
 import { FlashMessage } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
-import { readFlash } from "~/flash.server";
-import { pastorGalleryPath } from "~/gallery-editor.server";
+import { readFlash } from "~/http/flash.server";
+import { pastorGalleryPath } from "~/features/galleries/editor.server";
 import { displayDate } from "~/lib/text";
-import { listGalleriesForPastor } from "~/models/galleries.server";
+import { listGalleriesForPastor } from "~/features/galleries/galleries.server";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };

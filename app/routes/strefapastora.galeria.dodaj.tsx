@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/auth.server";
-import { GalleryEditor } from "~/components/gallery-editor";
-import { editorAction, editorLoader } from "~/gallery-editor.server";
+import { requireUser } from "~/features/auth/auth.server";
+import { GalleryEditor } from "~/features/galleries/gallery-editor";
+import { editorAction, editorLoader } from "~/features/galleries/editor.server";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };

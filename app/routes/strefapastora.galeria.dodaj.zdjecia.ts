@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireUser } from "~/auth.server";
-import { ADD_PATH, photosAction } from "~/gallery-editor.server";
+import { requireUser } from "~/features/auth/auth.server";
+import { ADD_PATH, photosAction } from "~/features/galleries/editor.server";
 
 // The album editor's script posts here: one photo per request, or a new
 // order after a drag (see photosAction). Nothing to show on a GET.

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { LoginRefusedError, authenticator, getUser, safeRedirect } from "~/auth.server";
-import { forbidden, isSameOrigin, isValidLoginCsrf, loginCsrfToken } from "~/csrf.server";
+import { LoginRefusedError, authenticator, getUser, safeRedirect } from "~/features/auth/auth.server";
+import { forbidden, isSameOrigin, isValidLoginCsrf, loginCsrfToken } from "~/features/auth/csrf.server";
 import { CSRF_FIELD } from "~/lib/csrf";
-import { createSession, destroySession } from "~/session.server";
+import { createSession, destroySession } from "~/features/auth/session.server";
 import pastorStyles from "~/styles/pastor.css";
 
 // The only public page of the pastor area; every other one calls requireUser.

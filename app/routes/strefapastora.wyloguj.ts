@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { PANEL_PATH, requireUser } from "~/auth.server";
-import { destroySession } from "~/session.server";
+import { PANEL_PATH, requireUser } from "~/features/auth/auth.server";
+import { destroySession } from "~/features/auth/session.server";
 
 // Signing out is a POST with the session's token (PastorBar); a GET changes nothing.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -12,7 +12,7 @@ import S3rver from "s3rver";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allKeys } from "~/lib/image-variants";
-import { type S3Storage, s3Storage } from "~/storage.server";
+import { type S3Storage, s3Storage } from "~/services/storage.server";
 import { allowConsoleError } from "../helpers";
 import { createScratchDatabase, postgresAvailable } from "../setup/database";
 import { freePort, type RunningServer, startBuiltServer } from "./server";

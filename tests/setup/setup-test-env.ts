@@ -23,7 +23,7 @@ if (process.env.TEST_DATABASE_FORCE_PGLITE !== "1" && (await postgresAvailable()
 }
 
 afterAll(async () => {
-  const { closeDb } = await import("~/db.server");
+  const { closeDb } = await import("~/services/db.server");
   await closeDb();
   await drop?.();
   await fs.rm(dataDir, { recursive: true, force: true });

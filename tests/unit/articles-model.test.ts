@@ -11,10 +11,10 @@ import { eq, sql } from "drizzle-orm";
 import S3rver from "s3rver";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { clock } from "~/clock.server";
-import { articles } from "~/db/schema";
-import { db } from "~/db.server";
-import { IMAGE_MESSAGES } from "~/images.server";
+import { clock } from "~/services/clock.server";
+import { articles } from "~/services/schema";
+import { db } from "~/services/db.server";
+import { IMAGE_MESSAGES } from "~/services/images.server";
 import { allKeys } from "~/lib/image-variants";
 import {
   ARTICLE_MESSAGES,
@@ -22,8 +22,8 @@ import {
   deleteArticle,
   getArticle,
   updateArticle,
-} from "~/models/articles.server";
-import { type S3Storage, type Storage, s3Storage, storage } from "~/storage.server";
+} from "~/features/articles/articles.server";
+import { type S3Storage, type Storage, s3Storage, storage } from "~/services/storage.server";
 import { insertArticle } from "../fixtures";
 import { allowConsoleError, resetDatabase } from "../helpers";
 

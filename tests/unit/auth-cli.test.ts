@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { verifyLogin } from "~/models/users.server";
+import { verifyLogin } from "~/features/auth/users.server";
 import { main } from "../../scripts/pastor";
 import { PASTOR, signIn } from "../auth-helpers";
 import { request, resetDatabase, settle } from "../helpers";

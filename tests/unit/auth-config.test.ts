@@ -2,11 +2,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { config, readConfig } from "~/config.server";
-import { db } from "~/db.server";
-import { verifyLogin } from "~/models/users.server";
-import { ensureStartupAccounts } from "~/models/users.server";
-import { sessionSecrets } from "~/session.server";
+import { config, readConfig } from "~/services/config.server";
+import { db } from "~/services/db.server";
+import { verifyLogin } from "~/features/auth/users.server";
+import { ensureStartupAccounts } from "~/features/auth/users.server";
+import { sessionSecrets } from "~/features/auth/session.server";
 import { resetDatabase } from "../helpers";
 
 const SECRET = "s".repeat(32);

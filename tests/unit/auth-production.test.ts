@@ -6,7 +6,7 @@ process.env.SESSION_SECRET = "production-test-secret-0123456789abcdef";
 
 const { PASTOR, addPastor, openLoginPage, setCookieLine, submitLogin } = await import("../auth-helpers");
 const { resetDatabase } = await import("../helpers");
-const { config } = await import("~/config.server");
+const { config } = await import("~/services/config.server");
 
 beforeAll(async () => {
   await resetDatabase();

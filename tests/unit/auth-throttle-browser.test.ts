@@ -6,7 +6,7 @@ import { request, resetDatabase, settle } from "../helpers";
 
 delete process.env.TRUST_PROXY;
 
-const { LOGIN_LIMITS } = await import("~/login-throttle.server");
+const { LOGIN_LIMITS } = await import("~/features/auth/sign-in-limits.server");
 const { action, loader } = await import("~/routes/strefapastora.logowanie");
 const { ORIGIN, PASTOR, addPastor, cookieHeader, cookiesFrom } = await import("../auth-helpers");
 

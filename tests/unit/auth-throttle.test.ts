@@ -5,8 +5,8 @@ import { request, resetDatabase } from "../helpers";
 
 process.env.TRUST_PROXY = "1";
 
-const { clock } = await import("~/clock.server");
-const { LOGIN_LIMITS, beginLoginAttempt, clientIp } = await import("~/login-throttle.server");
+const { clock } = await import("~/services/clock.server");
+const { LOGIN_LIMITS, beginLoginAttempt, clientIp } = await import("~/features/auth/sign-in-limits.server");
 const { PASTOR, addPastor, submitLogin } = await import("../auth-helpers");
 
 const MIN = 60 * 1000;

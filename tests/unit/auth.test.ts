@@ -1,12 +1,12 @@
 // Signing in and out, sessions that end on the server, cross-site writes.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { clock } from "~/clock.server";
-import { sessions } from "~/db/schema";
-import { db } from "~/db.server";
-import { setPassword } from "~/models/users.server";
+import { clock } from "~/services/clock.server";
+import { sessions } from "~/services/schema";
+import { db } from "~/services/db.server";
+import { setPassword } from "~/features/auth/users.server";
 import { loader as panelLoader } from "~/routes/strefapastora._index";
 import { action as logoutAction, loader as logoutLoader } from "~/routes/strefapastora.wyloguj";
-import { SESSION_IDLE_MS, SESSION_MAX_MS } from "~/session.server";
+import { SESSION_IDLE_MS, SESSION_MAX_MS } from "~/features/auth/session.server";
 import {
   ORIGIN,
   PASTOR,

@@ -25,11 +25,11 @@ import {
   readJournal,
   restoreBackup,
   verifyBackup,
-} from "~/backup.server";
-import { articles, galleries, users } from "~/db/schema";
-import type { Db } from "~/db.server";
-import { seedDemoContent } from "~/seed.server";
-import { type S3Storage, type Storage, diskStorage, s3Storage, storage } from "~/storage.server";
+} from "../../scripts/backup/backup";
+import { articles, galleries, users } from "~/services/schema";
+import type { Db } from "~/services/db.server";
+import { seedDemoContent } from "~/boot/seed.server";
+import { type S3Storage, type Storage, diskStorage, s3Storage, storage } from "~/services/storage.server";
 import { type RunningServer, freePort, startBuiltServer } from "../faults/server";
 import { createScratchDatabase } from "../setup/database";
 

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "~/config.server";
+import { readConfig } from "~/services/config.server";
 
 describe("configuration", () => {
   it("defaults to the embedded database and disk storage under ./data", () => {

@@ -6,7 +6,7 @@ import { settle } from "../helpers";
 process.env.DATABASE_URL = "postgres://postgres@127.0.0.1:1/none";
 
 it("answers 503 instead of a stack trace, and /readyz says so", async () => {
-  const { closeDb } = await import("~/db.server");
+  const { closeDb } = await import("~/services/db.server");
   await closeDb();
   const { loader: news } = await import("~/routes/aktualnosci._index");
   const { loader: ready } = await import("~/routes/readyz");

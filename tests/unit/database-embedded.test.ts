@@ -4,12 +4,12 @@ import { expect, it } from "vitest";
 process.env.DATABASE_URL = "memory:";
 
 it("runs migrations and the public queries on PGlite", async () => {
-  const { closeDb } = await import("~/db.server");
+  const { closeDb } = await import("~/services/db.server");
   await closeDb(); // drop any connection made before the variable changed
   const { insertArticle, insertGallery } = await import("../fixtures");
-  const { listArticleCards, getArticle } = await import("~/models/articles.server");
-  const { listGalleryCards, getGalleryByTitle } = await import("~/models/galleries.server");
-  const { config } = await import("~/config.server");
+  const { listArticleCards, getArticle } = await import("~/features/articles/articles.server");
+  const { listGalleryCards, getGalleryByTitle } = await import("~/features/galleries/galleries.server");
+  const { config } = await import("~/services/config.server");
   expect(config().database.kind).toBe("pglite");
 
   const a = await insertArticle({ header: "Z PGlite", text: "x".repeat(400) });

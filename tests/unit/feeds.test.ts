@@ -2,8 +2,8 @@
 // parser against a real database.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeEach, describe, expect, it } from "vitest";
-import { RSS_LIMIT, robotsTxt, rssFeed, sitemap } from "~/feeds.server";
-import { publishedAt } from "~/lib/seo";
+import { RSS_LIMIT, robotsTxt, rssFeed, sitemap } from "~/features/seo/feeds.server";
+import { publishedAt } from "~/features/seo/seo";
 import { loader as rssLoader } from "~/routes/aktualnosci.rss[.]xml";
 import { loader as robotsLoader } from "~/routes/robots[.]txt";
 import { loader as sitemapLoader } from "~/routes/sitemap[.]xml";

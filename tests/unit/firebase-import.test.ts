@@ -12,8 +12,8 @@ import { promisify } from "node:util";
 import { asc, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { articles, galleries, galleryImages, historyPhotos } from "~/db/schema";
-import { db } from "~/db.server";
+import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
+import { db } from "~/services/db.server";
 import {
   ImportFileError,
   type ImportSummary,
@@ -21,12 +21,12 @@ import {
   parseFirebaseExport,
   readFirebaseExport,
   summaryLines,
-} from "~/firebase-import.server";
-import { IMAGE_MESSAGES, deleteImage } from "~/images.server";
+} from "../../scripts/firebase-import/import";
+import { IMAGE_MESSAGES, deleteImage } from "~/services/images.server";
 import { EXTERNAL_IMAGE_SIZE, variantKey } from "~/lib/image-variants";
-import { deleteGallery } from "~/models/galleries.server";
+import { deleteGallery } from "~/features/galleries/galleries.server";
 import { action as editAction, loader as editLoader } from "~/routes/strefapastora.galeria.edytuj.$slug";
-import { storage } from "~/storage.server";
+import { storage } from "~/services/storage.server";
 import { ORIGIN, PASTOR, addPastor, signIn } from "../auth-helpers";
 import { type RunningServer, freePort, startBuiltServer } from "../faults/server";
 import { request, settle } from "../helpers";

@@ -7,12 +7,12 @@ import { eq } from "drizzle-orm";
 import postgres from "postgres";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { clock } from "~/clock.server";
-import { galleries, galleryDraftImages, galleryDrafts, galleryImages } from "~/db/schema";
-import { db } from "~/db.server";
-import { type StoredImage, storeImage } from "~/images.server";
+import { clock } from "~/services/clock.server";
+import { galleries, galleryDraftImages, galleryDrafts, galleryImages } from "~/services/schema";
+import { db } from "~/services/db.server";
+import { type StoredImage, storeImage } from "~/services/images.server";
 import { allKeys } from "~/lib/image-variants";
-import { deleteGallery, getGalleryByTitle, getGalleryForEditor, listGalleryCards } from "~/models/galleries.server";
+import { deleteGallery, getGalleryByTitle, getGalleryForEditor, listGalleryCards } from "~/features/galleries/galleries.server";
 import {
   DRAFT_TTL_MS,
   GALLERY_MESSAGES,
@@ -28,9 +28,9 @@ import {
   reportFor,
   saveGallery,
   scheduleGalleryCleanup,
-} from "~/models/gallery-drafts.server";
-import { type Storage, storage } from "~/storage.server";
-import { createUser } from "~/models/users.server";
+} from "~/features/galleries/drafts.server";
+import { type Storage, storage } from "~/services/storage.server";
+import { createUser } from "~/features/auth/users.server";
 import { insertArticle } from "../fixtures";
 import { resetDatabase } from "../helpers";
 

@@ -12,9 +12,9 @@ import {
   processImage,
   sniffImageFormat,
   storeImage,
-} from "~/images.server";
+} from "~/services/images.server";
 import { variantKey } from "~/lib/image-variants";
-import { diskStorage } from "~/storage.server";
+import { diskStorage } from "~/services/storage.server";
 
 const jpeg = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: "#3366aa" } }).jpeg().toBuffer();

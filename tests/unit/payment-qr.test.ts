@@ -1,7 +1,7 @@
 import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
 import { church } from "~/content/church";
-import { groupAccount } from "~/lib/bank-account";
+import { groupAccount } from "~/features/giving/bank-account";
 import {
   type TransferDetails,
   churchPaymentCode,
@@ -9,7 +9,7 @@ import {
   paymentCodeSrc,
   paymentCodeSvg,
   transferPayload,
-} from "~/payment-qr.server";
+} from "~/features/giving/payment-qr.server";
 import { loader as codeLoader } from "~/routes/kod-przelewu[.]svg";
 import { loader as contactLoader } from "~/routes/kontakt";
 import { loader as homeLoader } from "~/routes/_index";

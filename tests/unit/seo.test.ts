@@ -2,9 +2,9 @@
 // processor, offline: schema.org's context is answered locally.
 import jsonld from "jsonld";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "~/config.server";
+import { readConfig } from "~/services/config.server";
 import { church, meetingTime } from "~/content/church";
-import { canonicalPath, churchJsonLd, jsonLdText, newsArticleJsonLd, seo } from "~/lib/seo";
+import { canonicalPath, churchJsonLd, jsonLdText, newsArticleJsonLd, seo } from "~/features/seo/seo";
 
 const ORIGIN = "https://zbor.example.org";
 const S = "https://schema.org/";

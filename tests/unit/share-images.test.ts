@@ -3,10 +3,10 @@
 // rest of the photo's files.
 import sharp from "sharp";
 import { beforeEach, describe, expect, it } from "vitest";
-import { deleteImage, shareImage, storeImage } from "~/images.server";
+import { deleteImage, shareImage, storeImage } from "~/services/images.server";
 import { allKeys, shareKey } from "~/lib/image-variants";
-import { backfillShareImages } from "~/share-images.server";
-import { storage } from "~/storage.server";
+import { backfillShareImages } from "~/features/seo/share-images.server";
+import { storage } from "~/services/storage.server";
 import { insertArticle, insertGallery, insertHistoryPhoto } from "../fixtures";
 import { resetDatabase } from "../helpers";
 

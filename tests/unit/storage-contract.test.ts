@@ -19,7 +19,7 @@ import {
   reserveUniqueKey,
   s3Storage,
   uniqueKey,
-} from "~/storage.server";
+} from "~/services/storage.server";
 
 const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { text } from "node:stream/consumers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Storage, diskStorage, isValidKey, safeFileName, uniqueKey } from "~/storage.server";
+import { type Storage, diskStorage, isValidKey, safeFileName, uniqueKey } from "~/services/storage.server";
 
 let root: string;
 let store: Storage;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { excerpt } from "~/models/articles.server";
+import { excerpt } from "~/features/articles/articles.server";
 import { displayDate, galleryPath, splitLinks, todayIn } from "~/lib/text";
-import { titleFromSlug } from "~/models/galleries.server";
+import { titleFromSlug } from "~/features/galleries/galleries.server";
 
 describe("displayDate", () => {
   it("shows ISO dates as they are", () => {

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ParsedUpload, type UploadResult, UPLOAD_MESSAGES, parseUpload, removeStaleUploads } from "~/upload.server";
+import { type ParsedUpload, type UploadResult, UPLOAD_MESSAGES, parseUpload, removeStaleUploads } from "~/services/upload.server";
 
 const MB = 1024 * 1024;
 let tmpDir: string;

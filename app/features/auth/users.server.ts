@@ -1,9 +1,9 @@
 import { hash, verify } from "@node-rs/argon2";
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Config } from "~/config.server";
-import { sessions, users } from "~/db/schema";
-import { type Db, withDb } from "~/db.server";
+import type { Config } from "~/services/config.server";
+import { sessions, users } from "~/services/schema";
+import { type Db, withDb } from "~/services/db.server";
 
 export const PASSWORD_MIN_LENGTH = 10;
 // argon2 cost grows with the input; nobody types more than this.

@@ -1,12 +1,14 @@
+import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { config } from "./config.server";
-import * as schema from "./db/schema";
-import { logger } from "./logger.server";
+import { config } from "~/services/config.server";
+import * as schema from "~/services/schema";
+import { logger } from "~/services/logger.server";
 
 /** Both drivers expose the same query builder; PGlite's is typed as this one. */
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -16,8 +18,20 @@ interface Connection {
   close(): Promise<void>;
 }
 
-// app/ (sources, tests) and build/ (server bundle) both sit beside drizzle/.
-const migrationsFolder = fileURLToPath(new URL("../drizzle/", import.meta.url));
+/**
+ * The drizzle/ folder of SQL migrations: the nearest one above this module,
+ * which is app/services/ in sources and tests and build/ in the server bundle.
+ */
+export const MIGRATIONS_FOLDER = findMigrationsFolder(path.dirname(fileURLToPath(import.meta.url)));
+
+function findMigrationsFolder(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "drizzle");
+    if (existsSync(path.join(candidate, "meta", "_journal.json"))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`No drizzle/ migrations folder above ${from}`);
+  }
+}
+const migrationsFolder = MIGRATIONS_FOLDER;
 const MIGRATION_LOCK = 7215_2011;
 
 async function isFresh(db: Db) {
@@ -76,10 +90,10 @@ async function init(): Promise<Connection> {
       ? await connectPostgres(cfg.database.url)
       : await connectPglite(cfg.database.dir);
   if (conn.fresh && cfg.seedDemo) {
-    const { seedDemoContent } = await import("./seed.server");
+    const { seedDemoContent } = await import("~/boot/seed.server");
     await seedDemoContent(conn.db);
   }
-  const { ensureStartupAccounts } = await import("./models/users.server");
+  const { ensureStartupAccounts } = await import("~/features/auth/users.server");
   await ensureStartupAccounts(conn.db, cfg, { fresh: conn.fresh });
   return conn;
 }

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, lt, max, ne, sql } from "drizzle-orm";
-import { clock } from "~/clock.server";
-import { type DraftFeedback, galleries, galleryDraftImages, galleryDrafts, galleryImages } from "~/db/schema";
-import { type Db, withDb } from "~/db.server";
-import { IMAGE_MESSAGES, ImageRejected, type StoredImage, deleteImage, storeImage } from "~/images.server";
-import { type RefusedFile, batchReport } from "~/lib/galleries";
-import { logger } from "~/logger.server";
+import { clock } from "~/services/clock.server";
+import { type DraftFeedback, galleries, galleryDraftImages, galleryDrafts, galleryImages } from "~/services/schema";
+import { type Db, withDb } from "~/services/db.server";
+import { IMAGE_MESSAGES, ImageRejected, type StoredImage, deleteImage, storeImage } from "~/services/images.server";
+import { type RefusedFile, batchReport } from "~/features/galleries/constants";
+import { logger } from "~/services/logger.server";
 import {
   type EditorImage,
   GALLERY_FOLDER,
@@ -13,8 +13,8 @@ import {
   deleteImageFiles,
   lockGalleryFiles,
   unreferencedImages,
-} from "~/models/galleries.server";
-import { type Storage, storage } from "~/storage.server";
+} from "~/features/galleries/galleries.server";
+import { type Storage, storage } from "~/services/storage.server";
 
 export type { DraftFeedback };
 

@@ -9,8 +9,8 @@ import {
   shareWidth,
   variantKey,
   variantWidths,
-} from "./lib/image-variants";
-import { type Storage, reserveUniqueKey, storage } from "./storage.server";
+} from "~/lib/image-variants";
+import { type Storage, reserveUniqueKey, storage } from "~/services/storage.server";
 
 export type { ImageView };
 

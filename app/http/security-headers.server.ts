@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import { config } from "./config.server";
-import { EXTERNAL_IMAGE_ORIGINS } from "./lib/image-variants";
+import { config } from "~/services/config.server";
+import { EXTERNAL_IMAGE_ORIGINS } from "~/lib/image-variants";
 
 export function createNonce(): string {
   return crypto.randomBytes(16).toString("base64");

@@ -14,12 +14,12 @@ import { SortableContext, arrayMove, useSortable, verticalListSortingStrategy } 
 import { CSS } from "@dnd-kit/utilities";
 import { Form, useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
 import { type CSSProperties, type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { ClientImage, PhotosResponse, editorAction, editorLoader } from "~/gallery-editor.server";
+import type { ClientImage, PhotosResponse, editorAction, editorLoader } from "~/features/galleries/editor.server";
 import { CSRF_FIELD, CSRF_HEADER } from "~/lib/csrf";
-import { ALT_MAX, batchReport } from "~/lib/galleries";
-import { Field, FlashMessage, FormError, TextAreaField } from "./forms";
-import { BackLink } from "./layout";
-import { CsrfInput, PastorBar, useCsrfToken } from "./pastor";
+import { ALT_MAX, batchReport } from "~/features/galleries/constants";
+import { Field, FlashMessage, FormError, TextAreaField } from "~/components/forms";
+import { BackLink } from "~/components/layout";
+import { CsrfInput, PastorBar, useCsrfToken } from "~/components/pastor";
 
 /** Where the editor's script sends photos one by one, and new orders after a drag. */
 export const PHOTOS_ENDPOINT = "/strefapastora/galeria/dodaj/zdjecia";

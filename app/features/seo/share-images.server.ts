@@ -1,9 +1,9 @@
 import { isNotNull } from "drizzle-orm";
-import { articles, galleryImages, historyPhotos } from "./db/schema";
-import { withDb } from "./db.server";
-import { type StoredImage, ensureShareImage } from "./images.server";
-import { logger } from "./logger.server";
-import { type Storage, storage } from "./storage.server";
+import { articles, galleryImages, historyPhotos } from "~/services/schema";
+import { withDb } from "~/services/db.server";
+import { type StoredImage, ensureShareImage } from "~/services/images.server";
+import { logger } from "~/services/logger.server";
+import { type Storage, storage } from "~/services/storage.server";
 
 /** Every published image: article photos, album photos and the history photos. */
 async function publishedImages(): Promise<StoredImage[]> {

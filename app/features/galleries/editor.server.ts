@@ -2,11 +2,11 @@
 // /strefapastora/galeria/edytuj/{slug}) and of its script's upload and
 // reorder endpoint. The routes call requireUser first and hand over the user.
 import { json, redirect } from "@remix-run/node";
-import type { SessionUser } from "~/auth.server";
-import { clock } from "~/clock.server";
+import type { SessionUser } from "~/features/auth/auth.server";
+import { clock } from "~/services/clock.server";
 import { church } from "~/content/church";
-import { readFlash, redirectWithFlash } from "~/flash.server";
-import { isValidKey } from "~/storage.server";
+import { readFlash, redirectWithFlash } from "~/http/flash.server";
+import { isValidKey } from "~/services/storage.server";
 import { isExternalImage } from "~/lib/image-variants";
 import { todayIn } from "~/lib/text";
 import {
@@ -28,9 +28,9 @@ import {
   saveGallery,
   setDraftAlts,
   updateDraft,
-} from "~/models/gallery-drafts.server";
-import { type EditorImage, getGalleryForEditor, thumbnailUrl, titleFromSlug } from "~/models/galleries.server";
-import { UPLOAD_MESSAGES, type UploadResult, parseUpload } from "~/upload.server";
+} from "~/features/galleries/drafts.server";
+import { type EditorImage, getGalleryForEditor, thumbnailUrl, titleFromSlug } from "~/features/galleries/galleries.server";
+import { UPLOAD_MESSAGES, type UploadResult, parseUpload } from "~/services/upload.server";
 
 export const GALLERY_LIST_PATH = "/strefapastora/galeria";
 /** Where an unknown album sends the pastor (SPEC §8). */

@@ -1,15 +1,15 @@
 import crypto from "node:crypto";
 import { desc, sql } from "drizzle-orm";
-import { church } from "./content/church";
-import { articles, galleries } from "./db/schema";
-import { withDb } from "./db.server";
-import { PUBLIC_CACHE, isNotModified } from "./http-cache.server";
-import { shareImage } from "./images.server";
-import { RSS_PATH, RSS_TITLE, SITE_DESCRIPTION, absoluteUrl, publishedAt } from "./lib/seo";
-import { galleryPath } from "./lib/text";
-import { EXCERPT_LENGTH, excerpt } from "./models/articles.server";
-import { applySecurityHeaders } from "./security.server";
-import { type Storage, storage } from "./storage.server";
+import { church } from "~/content/church";
+import { articles, galleries } from "~/services/schema";
+import { withDb } from "~/services/db.server";
+import { PUBLIC_CACHE, isNotModified } from "~/http/cache.server";
+import { shareImage } from "~/services/images.server";
+import { RSS_PATH, RSS_TITLE, SITE_DESCRIPTION, absoluteUrl, publishedAt } from "~/features/seo/seo";
+import { galleryPath } from "~/lib/text";
+import { EXCERPT_LENGTH, excerpt } from "~/features/articles/articles.server";
+import { applySecurityHeaders } from "~/http/security-headers.server";
+import { type Storage, storage } from "~/services/storage.server";
 
 /** Items in the news feed. */
 export const RSS_LIMIT = 50;

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { articles, galleries, galleryImages, historyPhotos } from "./db/schema";
-import type { Db } from "./db.server";
-import { storeImage } from "./images.server";
+import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
+import type { Db } from "~/services/db.server";
+import { storeImage } from "~/services/images.server";
 
 /**
  * A small picture drawn from shapes (no third-party images, so no licence

@@ -3,10 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { createCookieSessionStorage, type SessionStorage } from "@remix-run/node";
 import { eq, lt, or } from "drizzle-orm";
-import { clock } from "./clock.server";
-import { config } from "./config.server";
-import { sessions, users } from "./db/schema";
-import { withDb } from "./db.server";
+import { clock } from "~/services/clock.server";
+import { config } from "~/services/config.server";
+import { sessions, users } from "~/services/schema";
+import { withDb } from "~/services/db.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A session unused this long ends (sliding: every use pushes it forward). */

@@ -1,5 +1,5 @@
 import { createCookie, redirect } from "@remix-run/node";
-import { config } from "./config.server";
+import { config } from "~/services/config.server";
 
 /**
  * A one-time message shown after a redirect ("Zapisano artykuł."). It lives

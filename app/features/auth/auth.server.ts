@@ -1,13 +1,13 @@
 import { redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { clock } from "./clock.server";
-import { forbidden, isSameOrigin, readSubmittedToken, tokensEqual } from "./csrf.server";
-import { beginLoginAttempt, clientKey } from "./login-throttle.server";
-import { type User, verifyLogin } from "./models/users.server";
-import { clearSessionCookie, readSession, type SessionUser } from "./session.server";
+import { clock } from "~/services/clock.server";
+import { forbidden, isSameOrigin, readSubmittedToken, tokensEqual } from "~/features/auth/csrf.server";
+import { beginLoginAttempt, clientKey } from "~/features/auth/sign-in-limits.server";
+import { type User, verifyLogin } from "~/features/auth/users.server";
+import { clearSessionCookie, readSession, type SessionUser } from "~/features/auth/session.server";
 
-export type { SessionUser } from "./session.server";
+export type { SessionUser } from "~/features/auth/session.server";
 
 export const PANEL_PATH = "/strefapastora";
 export const LOGIN_PATH = "/strefapastora/logowanie";

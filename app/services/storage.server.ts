@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { S3Client, S3ClientConfig } from "@aws-sdk/client-s3";
-import { config } from "./config.server";
+import { config } from "~/services/config.server";
 
 export interface StoredObject {
   body: Readable;

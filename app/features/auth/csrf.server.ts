@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { createCookie } from "@remix-run/node";
-import { config } from "./config.server";
-import { CSRF_FIELD, CSRF_HEADER } from "./lib/csrf";
-import { sessionSecrets } from "./session.server";
+import { config } from "~/services/config.server";
+import { CSRF_FIELD, CSRF_HEADER } from "~/lib/csrf";
+import { sessionSecrets } from "~/features/auth/session.server";
 
 /**
  * Cross-site request checks for the pastor area. Two independent layers:

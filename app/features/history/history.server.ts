@@ -1,7 +1,7 @@
 import { asc } from "drizzle-orm";
-import { historyPhotos } from "~/db/schema";
-import { withDb } from "~/db.server";
-import { type ImageView, imageView } from "~/images.server";
+import { historyPhotos } from "~/services/schema";
+import { withDb } from "~/services/db.server";
+import { type ImageView, imageView } from "~/services/images.server";
 
 export async function listHistoryPhotos(): Promise<(ImageView & { name: string })[]> {
   const rows = await withDb((db) =>

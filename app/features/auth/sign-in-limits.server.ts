@@ -1,9 +1,9 @@
 import { isIP } from "node:net";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
-import { config } from "./config.server";
-import { loginFailures, loginLockouts } from "./db/schema";
-import { loginBrowserId } from "./csrf.server";
-import { type Db, withDb } from "./db.server";
+import { config } from "~/services/config.server";
+import { loginFailures, loginLockouts } from "~/services/schema";
+import { loginBrowserId } from "~/features/auth/csrf.server";
+import { type Db, withDb } from "~/services/db.server";
 
 /**
  * Brute-force limits for sign-in. Counters are rows in Postgres so every

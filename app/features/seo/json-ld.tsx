@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useNonce } from "~/lib/document-context";
-import { type RootData, jsonLdText } from "~/lib/seo";
+import { type RootData, jsonLdText } from "~/features/seo/seo";
 
 /** Structured data for search engines, rendered with the page (public pages run no scripts). */
 export function JsonLd({ data }: { data: unknown }) {

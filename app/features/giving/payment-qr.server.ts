@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import QRCode from "qrcode";
 import { z } from "zod";
-import { church } from "./content/church";
-import { accountDigits } from "./lib/bank-account";
+import { church } from "~/content/church";
+import { accountDigits } from "~/features/giving/bank-account";
 
 /**
  * "Zapłać kodem": the QR code Polish banking apps read to fill in a transfer

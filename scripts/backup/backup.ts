@@ -24,17 +24,17 @@ import { type SQL, sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { Header, Pack, Parser, ReadEntry } from "tar";
 import { z } from "zod";
-import type { Config } from "./config.server";
-import type { Db } from "./db.server";
-import * as schema from "./db/schema";
-import { type Storage, contentTypeFor, isValidKey } from "./storage.server";
+import type { Config } from "~/services/config.server";
+import { type Db, MIGRATIONS_FOLDER } from "~/services/db.server";
+import * as schema from "~/services/schema";
+import { type Storage, contentTypeFor, isValidKey } from "~/services/storage.server";
 
 export const BACKUP_FORMAT = "zbor-backup";
 export const BACKUP_VERSION = 1;
 const MANIFEST = "manifest.json";
 const MANIFEST_SUM = "manifest.json.sha256";
 
-export const DEFAULT_MIGRATIONS_FOLDER = fileURLToPath(new URL("../drizzle/", import.meta.url));
+export const DEFAULT_MIGRATIONS_FOLDER = MIGRATIONS_FOLDER;
 
 /** "1 wiersz", "3 wiersze", "5 wierszy": Polish plural forms. */
 export function plural(n: number, [one, few, many]: [string, string, string]): string {

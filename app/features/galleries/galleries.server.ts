@@ -1,11 +1,11 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { articles, galleries, galleryDraftImages, galleryDrafts, galleryImages, historyPhotos } from "~/db/schema";
-import { type Db, withDb } from "~/db.server";
-import { type ImageView, type ShareImage, type StoredImage, deleteImage, imageView, shareImage } from "~/images.server";
-import { ALT_MAX } from "~/lib/galleries";
+import { articles, galleries, galleryDraftImages, galleryDrafts, galleryImages, historyPhotos } from "~/services/schema";
+import { type Db, withDb } from "~/services/db.server";
+import { type ImageView, type ShareImage, type StoredImage, deleteImage, imageView, shareImage } from "~/services/images.server";
+import { ALT_MAX } from "~/features/galleries/constants";
 import { isExternalImage, variantKey, variantWidths } from "~/lib/image-variants";
-import { logger } from "~/logger.server";
-import { type Storage, storage } from "~/storage.server";
+import { logger } from "~/services/logger.server";
+import { type Storage, storage } from "~/services/storage.server";
 
 export interface GalleryCard {
   title: string;

@@ -1,5 +1,5 @@
 import { church } from "~/content/church";
-import { groupAccount } from "~/lib/bank-account";
+import { groupAccount } from "~/features/giving/bank-account";
 
 /** The account number as banks print it; one tap selects all of it for copying. */
 export function AccountNumber() {

@@ -1,8 +1,8 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { clock } from "~/clock.server";
-import { articles } from "~/db/schema";
-import { withDb } from "~/db.server";
+import { clock } from "~/services/clock.server";
+import { articles } from "~/services/schema";
+import { withDb } from "~/services/db.server";
 import {
   type ImageInput,
   ImageRejected,
@@ -13,9 +13,9 @@ import {
   imageView,
   shareImage,
   storeImage,
-} from "~/images.server";
-import { logger } from "~/logger.server";
-import { type Storage, storage } from "~/storage.server";
+} from "~/services/images.server";
+import { logger } from "~/services/logger.server";
+import { type Storage, storage } from "~/services/storage.server";
 
 export const EXCERPT_LENGTH = 180;
 
