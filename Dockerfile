@@ -31,6 +31,6 @@ EXPOSE 3000
 # /readyz answers 200 only while the database and the file storage respond.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# Migrations run inside the server at start (one process owns the database).
-# observe.cjs: JSON request logs and a Polish page for undecodable addresses.
-CMD ["node", "--require", "./server/observe.cjs", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"]
+# server/index.mjs boots the app (migrations, accounts) and then serves it
+# with remix-serve; see the comment at its top.
+CMD ["node", "server/index.mjs"]

@@ -1,36 +1,23 @@
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
-import { church } from "./content/church";
-import { db } from "~/services/db.server";
+import { church } from "~/content/church";
+import { DatabaseUnavailableError } from "~/services/db.server";
 import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified, isPastorPath } from "~/http/cache.server";
-import { yearIn } from "./lib/text";
+import { yearIn } from "~/lib/text";
 import { siteCss } from "~/http/inline-css.server";
-import { DocumentContext } from "./lib/document-context";
+import { DocumentContext } from "~/lib/document-context";
 import { applySecurityHeaders, createNonce } from "~/http/security-headers.server";
 import { logger } from "~/services/logger.server";
-import { churchPayload } from "~/features/giving/payment-qr.server";
-import { removeStaleUploads } from "~/services/upload.server";
-import { scheduleGalleryCleanup } from "~/features/galleries/drafts.server";
-import { backfillShareImages } from "~/features/seo/share-images.server";
-import { config } from "~/services/config.server";
+import { unavailableResponse } from "~/http/unavailable.server";
 
-// A mistyped account number or NIP stops the server with a message naming
-// it, rather than printing a donation QR code that sends money astray.
-churchPayload();
-// Connect, migrate and seed at start rather than on the first visit; then
-// give photos stored before sharing JPEGs existed theirs, in the background.
-db().then(
-  () => backfillShareImages().catch((error) => logger.error({ err: error }, "making sharing images failed")),
-  (error) => logger.error({ err: error }, "database not ready at start"),
-);
-if (config().isProduction && !config().publicUrl) {
-  logger.warn("PUBLIC_URL is not set: canonical links, feeds and sharing tags use the address of each request");
-}
-// Temporary upload files left behind by a process that crashed.
-removeStaleUploads().catch((error) => logger.error({ err: error }, "cleaning temporary uploads failed"));
-// Drafts of albums abandoned for a day, and their photos: now and every hour.
-scheduleGalleryCleanup();
+// What server/index.mjs calls: start-up before serving, shutdown after the
+// last request, and the handler in front of remix-serve's Express app.
+export { boot, shutdown } from "~/boot/boot.server";
+export { frontDoor } from "~/http/front-door.server";
+
+// Requests that met an unreachable database (see handleError): answered 503.
+const unavailable = new WeakSet<Request>();
 
 export default function handleRequest(
   request: Request,
@@ -39,6 +26,7 @@ export default function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  if (unavailable.has(request)) return unavailableResponse();
   const cacheControl = cacheControlFor(request, responseStatusCode, responseHeaders);
   responseHeaders.set("Cache-Control", cacheControl);
   if (cacheControl !== PRIVATE_CACHE && cacheControl !== "no-store" && responseStatusCode < 500) {
@@ -66,6 +54,7 @@ export default function handleRequest(
 }
 
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  if (unavailable.has(request)) return unavailableResponse();
   applySecurityHeaders(response.headers);
   if (isPastorPath(new URL(request.url).pathname)) response.headers.set("Cache-Control", PRIVATE_CACHE);
   return response;
@@ -74,6 +63,12 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 export function handleError(error: unknown, { request }: { request: Request }) {
   // Refused requests (404, 405, …) are answers, not faults.
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  // An outage, not a bug: withDb has logged it; the answer becomes a 503.
+  if (error instanceof DatabaseUnavailableError) {
+    unavailable.add(request);
+    return;
+  }
   // The stack stays in the server log; visitors see the Polish error page.
   logger.error({ err: error, method: request.method, path: new URL(request.url).pathname }, "request failed");
 }
+

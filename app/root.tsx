@@ -96,11 +96,9 @@ export function ErrorBoundary() {
   const [title, text] =
     status === 404
       ? ["Nie znaleziono strony", "Strona, której szukasz, nie istnieje lub została przeniesiona."]
-      : status === 503
-        ? ["Serwis chwilowo niedostępny", "Trwają prace lub chwilowa awaria. Spróbuj ponownie za kilka sekund."]
-        : status >= 400 && status < 500
-          ? ["Nieprawidłowe żądanie", "Nie możemy obsłużyć tego żądania."]
-          : ["Wystąpił błąd", "Przepraszamy, coś poszło nie tak. Spróbuj ponownie później."];
+      : status >= 400 && status < 500
+        ? ["Nieprawidłowe żądanie", "Nie możemy obsłużyć tego żądania."]
+        : ["Wystąpił błąd", "Przepraszamy, coś poszło nie tak. Spróbuj ponownie później."];
   return (
     <section className="page error-page">
       <h1>{title}</h1>

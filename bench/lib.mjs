@@ -2,23 +2,14 @@
 // database (demo content seeded by the server), and clean up afterwards.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { freePort } from "../scripts/lib.mjs";
+
+export { freePort };
 
 export const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Reads utime + stime of a process in clock ticks (see `getconf CLK_TCK`); null when it is gone. */
 export function cpuTicks(pid) {
@@ -96,9 +87,8 @@ export async function startServer({ env = {}, prepare, logFile } = {}) {
     if (prepare) await prepare(serverEnv);
     // Started as `npm start` starts it (scripts/start.mjs), request logging
     // preload included, so its cost is measured too.
-    const preload = fs.existsSync("server/observe.cjs") ? ["--require", "./server/observe.cjs"] : [];
     const out = logFile ? fs.openSync(logFile, "w") : "ignore";
-    child = spawn(process.execPath, [...preload, "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+    child = spawn(process.execPath, ["server/index.mjs"], {
       env: serverEnv,
       stdio: ["ignore", out, "inherit"],
     });

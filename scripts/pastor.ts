@@ -9,7 +9,7 @@
 import net from "node:net";
 import { pathToFileURL } from "node:url";
 import { config } from "~/services/config.server";
-import { closeDb } from "~/services/db.server";
+import { DatabaseUnavailableError, closeDb } from "~/services/db.server";
 import {
   UserExistsError,
   createUser,
@@ -146,7 +146,7 @@ export async function main(args: string[], io: Io): Promise<number> {
     }
   } catch (error) {
     if (error instanceof UserExistsError) return fail(error.message);
-    if (error instanceof Response) return fail(await error.text());
+    if (error instanceof DatabaseUnavailableError) return fail("Baza danych jest niedostępna. Sprawdź DATABASE_URL i czy serwer bazy działa.");
     if (error instanceof Error && !(error as { code?: unknown }).code) return fail(error.message);
     throw error;
   }

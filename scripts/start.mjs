@@ -9,7 +9,7 @@ ensureDependencies();
 ensureBuild();
 const result = spawnSync(
   process.execPath,
-  ["--require", "./server/observe.cjs", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"],
+  ["server/index.mjs"],
   // Fewer malloc arenas keep memory flat while sharp processes photos.
   { cwd: root, stdio: "inherit", env: { NODE_ENV: "production", MALLOC_ARENA_MAX: "2", ...process.env } },
 );

@@ -4,9 +4,8 @@
 // modules and loaders against a real database) and Playwright (the built
 // server in Chromium, with JavaScript on and off).
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
-import { commandExists, ensureDependencies, root, run } from "./lib.mjs";
+import { commandExists, ensureDependencies, freePort, root, run } from "./lib.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -25,18 +24,6 @@ function ensureChromium() {
       "or set CHROMIUM_PATH to a Chromium or Chrome binary.",
   );
   process.exit(1);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 ensureDependencies();

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import { config } from "~/services/config.server";
 import { EXTERNAL_IMAGE_ORIGINS } from "~/lib/image-variants";
+import { config } from "~/services/config.server";
 
 export function createNonce(): string {
   return crypto.randomBytes(16).toString("base64");
@@ -14,11 +14,29 @@ function storageOrigin(): string | null {
   return null;
 }
 
-/** Security headers for every response; scripts run only with this request's nonce. */
-export function applySecurityHeaders(headers: Headers, nonce?: string) {
+const PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()";
+
+/**
+ * Headers every response carries, files and redirects included: documents
+ * replace the policy with their own (documentSecurityHeaders), anything else
+ * may load nothing and be framed nowhere.
+ */
+export function baseSecurityHeaders(): Record<string, string> {
+  return {
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Permissions-Policy": PERMISSIONS_POLICY,
+    "X-Frame-Options": "DENY",
+    ...(config().isProduction ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
+  };
+}
+
+/** The policy of an HTML page: scripts run only with this request's nonce. */
+export function documentPolicy(nonce?: string): string {
   // Imported photos whose download failed stay on the old site's file host.
   const img = ["'self'", "data:", storageOrigin(), ...EXTERNAL_IMAGE_ORIGINS].filter(Boolean).join(" ");
-  const csp = [
+  return [
     "default-src 'self'",
     `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}`,
     "style-src 'self' 'unsafe-inline'",
@@ -31,15 +49,10 @@ export function applySecurityHeaders(headers: Headers, nonce?: string) {
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join("; ");
-  headers.set("Content-Security-Policy", csp);
-  headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set(
-    "Permissions-Policy",
-    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
-  );
-  headers.set("X-Frame-Options", "DENY");
-  if (config().isProduction) {
-    headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-  }
+}
+
+/** Security headers of a page or a data answer of the app. */
+export function applySecurityHeaders(headers: Headers, nonce?: string) {
+  for (const [name, value] of Object.entries(baseSecurityHeaders())) headers.set(name, value);
+  headers.set("Content-Security-Policy", documentPolicy(nonce));
 }

@@ -21,6 +21,8 @@ const schema = z
         (v) => !v || v === "memory:" || /^postgres(ql)?:\/\//.test(v),
         "must start with postgres:// or postgresql:// (or be memory: for a throwaway embedded database)",
       ),
+    // How long a start waits for the database to answer before it gives up.
+    DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     SEED_DEMO: flag,
     STORAGE: z.enum(["disk", "s3"]).optional(),
     S3_BUCKET: z.string().optional(),
@@ -98,6 +100,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     database: embedded
       ? { kind: "pglite" as const, dir: e.DATABASE_URL === "memory:" ? null : path.join(dataDir, "pglite") }
       : { kind: "postgres" as const, url: e.DATABASE_URL! },
+    databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
     // The embedded default shows demo content; a real database only when asked.
     seedDemo: e.SEED_DEMO ?? (embedded && e.DATABASE_URL !== "memory:"),
     storage:

@@ -2,19 +2,24 @@ import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { config } from "~/services/config.server";
-import * as schema from "~/services/schema";
 import { logger } from "~/services/logger.server";
+import * as schema from "~/services/schema";
 
 /** Both drivers expose the same query builder; PGlite's is typed as this one. */
 export type Db = PostgresJsDatabase<typeof schema>;
 
-interface Connection {
+/** What a connection is: the query builder, whether migrations created the schema just now, and how to close it. */
+export interface Connection {
   db: Db;
+  /** True when this start created the schema (an empty database): demo content and the demo account go in. */
+  fresh: boolean;
+  /** The raw postgres.js client (null on PGlite), for LISTEN and reserved connections. */
+  client: postgres.Sql | null;
   close(): Promise<void>;
 }
 
@@ -31,19 +36,24 @@ function findMigrationsFolder(from: string): string {
     if (path.dirname(dir) === dir) throw new Error(`No drizzle/ migrations folder above ${from}`);
   }
 }
-const migrationsFolder = MIGRATIONS_FOLDER;
+
 const MIGRATION_LOCK = 7215_2011;
 
-async function isFresh(db: Db) {
-  const result = await db.execute<{ fresh: boolean }>(
-    sql`select to_regclass('drizzle.__drizzle_migrations') is null as fresh`,
-  );
-  // postgres.js returns the rows, PGlite an object holding them.
-  const rows = Array.isArray(result) ? result : (result as unknown as { rows: { fresh: boolean }[] }).rows;
-  return Boolean(rows[0]?.fresh);
+/**
+ * Rows of a raw query: postgres.js returns them as an array, PGlite as an
+ * object holding them.
+ */
+export async function rowsOf<T>(db: Pick<Db, "execute">, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
 }
 
-async function connectPostgres(url: string): Promise<Connection & { fresh: boolean }> {
+async function isFresh(db: Db) {
+  const [row] = await rowsOf<{ fresh: boolean }>(db, sql`select to_regclass('drizzle.__drizzle_migrations') is null as fresh`);
+  return Boolean(row?.fresh);
+}
+
+async function connectPostgres(url: string): Promise<Connection> {
   const client = postgres(url, {
     max: 10,
     connect_timeout: 5,
@@ -55,61 +65,62 @@ async function connectPostgres(url: string): Promise<Connection & { fresh: boole
     onnotice: () => {},
   });
   const db = drizzlePostgres(client, { schema });
-  // Several instances may start at once: one migrates, the others wait.
-  const lock = await client.reserve();
-  let fresh: boolean;
   try {
-    await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    fresh = await isFresh(db);
-    await migratePostgres(db, { migrationsFolder });
-  } finally {
-    await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
-    lock.release();
+    // Several instances may start at once: one migrates, the others wait.
+    const lock = await client.reserve();
+    let fresh: boolean;
+    try {
+      await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
+      fresh = await isFresh(db);
+      await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
+      lock.release();
+    }
+    return { db, fresh, client, close: () => client.end({ timeout: 10 }) };
+  } catch (error) {
+    await client.end({ timeout: 1 }).catch(() => {});
+    throw error;
   }
-  return { db, fresh, close: () => client.end({ timeout: 10 }) };
 }
 
-async function connectPglite(dir: string | null): Promise<Connection & { fresh: boolean }> {
+async function connectPglite(dir: string | null): Promise<Connection> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  if (dir) await fs.mkdir(dir, { recursive: true });
+  if (dir) await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const client = dir ? new PGlite(dir) : new PGlite();
   await client.waitReady;
   const pgliteDb = drizzle(client, { schema });
   const db = pgliteDb as unknown as Db;
   const fresh = await isFresh(db);
-  await migrate(pgliteDb, { migrationsFolder });
-  return { db, fresh, close: () => client.close() };
+  await migrate(pgliteDb, { migrationsFolder: MIGRATIONS_FOLDER });
+  return { db, fresh, client: null, close: () => client.close() };
 }
 
-async function init(): Promise<Connection> {
-  const cfg = config();
-  const conn =
-    cfg.database.kind === "postgres"
-      ? await connectPostgres(cfg.database.url)
-      : await connectPglite(cfg.database.dir);
-  if (conn.fresh && cfg.seedDemo) {
-    const { seedDemoContent } = await import("~/boot/seed.server");
-    await seedDemoContent(conn.db);
-  }
-  const { ensureStartupAccounts } = await import("~/features/auth/users.server");
-  await ensureStartupAccounts(conn.db, cfg, { fresh: conn.fresh });
-  return conn;
+/** Opens the configured database and brings its schema up to date (under a lock on PostgreSQL). */
+function connect(): Promise<Connection> {
+  const { database } = config();
+  return database.kind === "postgres" ? connectPostgres(database.url) : connectPglite(database.dir);
 }
 
+// One connection per process, shared by the server bundle and, in tests,
+// by every module that imports this one.
 const globalStore = globalThis as typeof globalThis & { __dbConnection?: Promise<Connection> };
 
-function connection(): Promise<Connection> {
-  globalStore.__dbConnection ??= init().catch((error) => {
-    // Let the next request try again instead of caching the failure.
+/**
+ * The process's connection: opened (and migrated) on first use, or by the
+ * boot at start. A failed attempt is forgotten, so the next call tries again.
+ */
+export function connection(): Promise<Connection> {
+  globalStore.__dbConnection ??= connect().catch((error) => {
     globalStore.__dbConnection = undefined;
     throw error;
   });
   return globalStore.__dbConnection;
 }
 
-/** Connects, migrates and (embedded default) seeds; safe to call repeatedly. */
+/** The query builder of the process's connection. */
 export async function db(): Promise<Db> {
   return (await connection()).db;
 }
@@ -139,6 +150,7 @@ const UNAVAILABLE_CODES = new Set([
 
 function unavailableCode(error: unknown): string | null {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof DatabaseUnavailableError) return e.code;
     if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return e.code;
     if (e instanceof AggregateError) {
       for (const inner of e.errors) {
@@ -151,6 +163,22 @@ function unavailableCode(error: unknown): string | null {
   return null;
 }
 
+/**
+ * The database cannot be reached (not a bad query). Models let it pass or
+ * turn it into a Polish message of their own; the server's entry answers it
+ * with 503 and Retry-After (see entry.server.tsx), the commands with a line
+ * on stderr.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(
+    readonly code: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`The database is unavailable (${code})`, options);
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
 /** True when the error means the database cannot be reached, not a bad query. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   return unavailableCode(error) !== null;
@@ -159,23 +187,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 // Queries under way, so that shutdown waits for them.
 const activity = { inFlight: 0, last: 0 };
 
-/**
- * Runs a query; an unreachable database becomes a 503 response that the
- * error boundary renders in Polish, instead of a 500 with a stack trace.
- */
+/** Runs a query; an unreachable database becomes a DatabaseUnavailableError. */
 export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   activity.inFlight++;
   try {
     return await fn(await db());
   } catch (error) {
-    if (isDatabaseUnavailable(error)) {
+    const code = unavailableCode(error);
+    if (code && !(error instanceof DatabaseUnavailableError)) {
       // Only the code: a failed query's message carries its parameters.
-      logger.warn({ code: unavailableCode(error) }, "database unavailable");
-      throw new Response("Baza danych jest chwilowo niedostępna.", {
-        status: 503,
-        statusText: "Service Unavailable",
-        headers: { "Retry-After": "5" },
-      });
+      logger.warn({ code }, "database unavailable");
+      throw new DatabaseUnavailableError(code, { cause: error });
     }
     throw error;
   } finally {
@@ -185,21 +207,14 @@ export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
 }
 
 /**
- * On SIGTERM remix-serve stops accepting connections; the pool is closed once
- * queries in flight have finished and none started for a moment, so requests
- * under way complete and the process exits by itself (0). Ten seconds at most.
+ * Closes the pool once queries in flight have finished and none started for
+ * a moment (the HTTP server has stopped taking requests by then), within
+ * `timeoutMs` at most.
  */
-async function drainAndClose() {
-  const deadline = Date.now() + 9_000;
-  setTimeout(() => process.exit(0), 10_000).unref();
+export async function drainAndCloseDb(timeoutMs = 9_000) {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && (activity.inFlight > 0 || Date.now() - activity.last < 300)) {
     await new Promise((r) => setTimeout(r, 50));
   }
   await closeDb();
-}
-
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => {
-    void drainAndClose();
-  });
 }

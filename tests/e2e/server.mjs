@@ -46,7 +46,7 @@ try {
   await admin.end({ timeout: 1 });
 }
 
-const child = spawn(process.execPath, ["--require", "./server/observe.cjs", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+const child = spawn(process.execPath, ["server/index.mjs"], {
   env,
   stdio: "inherit",
 });

@@ -1,36 +1,35 @@
-// Starts the built server (build/index.js) as a child process for fault tests.
+// Starts the built server (`node server/index.mjs`, as npm start and the
+// image do) as a child process for fault tests.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../../scripts/lib.mjs";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
-export interface RunningServer {
+export interface SpawnedServer {
   base: string;
+  port: number;
   dataDir: string;
   child: ChildProcess;
+  /** Everything it printed so far, stdout and stderr together. */
   output: () => string;
   exited: Promise<number | null>;
+}
+
+export interface RunningServer extends SpawnedServer {
   stop(): Promise<number | null>;
 }
 
-export async function startBuiltServer(env: Record<string, string>): Promise<RunningServer> {
-  if (!fs.existsSync("build/index.js")) throw new Error("build/index.js missing: run `npx remix build` first");
+/** Starts the server without waiting for it; the caller decides what to wait for. */
+export async function spawnBuiltServer(env: Record<string, string>, cwd = process.cwd()): Promise<SpawnedServer> {
+  if (!fs.existsSync(path.join(cwd, "build/index.js"))) throw new Error("build/index.js missing: run `npm run build` first");
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zbor-fault-"));
   let log = "";
-  const child = spawn(process.execPath, ["--require", "./server/observe.cjs", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+  const child = spawn(process.execPath, ["server/index.mjs"], {
+    cwd,
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -45,20 +44,25 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
+  return { base: `http://127.0.0.1:${port}`, port, dataDir, child, output: () => log, exited };
+}
+
+/** Starts the server and waits until /readyz answers 200. */
+export async function startBuiltServer(env: Record<string, string>, cwd?: string): Promise<RunningServer> {
+  const spawned = await spawnBuiltServer(env, cwd);
+  const { base, child, exited, dataDir } = spawned;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
   for (let i = 0; ; i++) {
     try {
-      if ((await fetch(`${base}/readyz`)).status < 500) break;
+      if ((await fetch(`${base}/readyz`)).status === 200) break;
     } catch {}
-    if (i > 300) throw new Error(`server did not start:\n${log}`);
+    if (exitCode !== undefined) throw new Error(`server exited with code ${exitCode}:\n${spawned.output()}`);
+    if (i > 600) throw new Error(`server did not start:\n${spawned.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    base,
-    dataDir,
-    child,
-    output: () => log,
-    exited,
+    ...spawned,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       const code = await exited;

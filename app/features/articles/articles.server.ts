@@ -2,7 +2,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { clock } from "~/services/clock.server";
 import { articles } from "~/services/schema";
-import { withDb } from "~/services/db.server";
+import { DatabaseUnavailableError, withDb } from "~/services/db.server";
 import {
   type ImageInput,
   ImageRejected,
@@ -248,9 +248,9 @@ async function storeArticleImage(
   }
 }
 
-/** A failed row write: the database is unreachable (withDb's 503) or refused it. */
+/** A failed row write: the database is unreachable or refused it. */
 function rowWriteFailed(error: unknown): Extract<SaveResult, { ok: false }> {
-  if (error instanceof Response && error.status === 503) {
+  if (error instanceof DatabaseUnavailableError) {
     return { ok: false, status: 503, message: ARTICLE_MESSAGES.saveFailed };
   }
   logger.error({ err: error }, "writing an article failed");

@@ -662,3 +662,9 @@ export function scheduleGalleryCleanup(intervalMs = CLEANUP_INTERVAL_MS) {
   globalStore.__galleryCleanup = setInterval(run, intervalMs);
   globalStore.__galleryCleanup.unref();
 }
+
+/** Stops the hourly cleanup (at shutdown). */
+export function stopGalleryCleanup() {
+  clearInterval(globalStore.__galleryCleanup);
+  globalStore.__galleryCleanup = undefined;
+}

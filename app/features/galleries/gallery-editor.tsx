@@ -99,7 +99,14 @@ export function GalleryEditor() {
   const [uploading, setUploading] = useState(false);
   // A new order on its way to the server: saving or leaving now could lose it.
   const [savingOrder, setSavingOrder] = useState(false);
-  const busy = uploading || savingOrder || navigation.state !== "idle" || revalidator.state !== "idle";
+  // Set together with the request that ends a batch, and cleared when the
+  // server's list arrives. The router reports its own loading state inside a
+  // transition, one render later than our own state changes: without this the
+  // buttons would be enabled for that one render, and a press in it lost.
+  const [refreshing, setRefreshing] = useState(false);
+  useEffect(() => setRefreshing(false), [data]);
+  const busy =
+    uploading || savingOrder || refreshing || navigation.state !== "idle" || revalidator.state !== "idle";
 
   const formAction = data.draftId ? `${data.pageUrl}?szkic=${encodeURIComponent(data.draftId)}` : data.pageUrl;
 
@@ -124,6 +131,7 @@ export function GalleryEditor() {
 
   /** Shows the server's list again; the address names the draft so a reload keeps it. */
   const refresh = useCallback(() => {
+    setRefreshing(true);
     const id = draftRef.current;
     if (id && id !== data.draftId) {
       navigate(`${data.pageUrl}?szkic=${encodeURIComponent(id)}`, { replace: true, preventScrollReset: true });
@@ -150,14 +158,14 @@ export function GalleryEditor() {
         setScriptError(
           answer && "error" in answer ? answer.error : "Nie udało się zapisać nowej kolejności. Odśwież stronę i spróbuj ponownie.",
         );
-        revalidator.revalidate();
+        refresh();
         return false;
       }
       setScriptError(null);
       draftRef.current = answer.draftId;
       return true;
     },
-    [commonFields, csrf, revalidator],
+    [commonFields, csrf, refresh],
   );
 
   function uploadOne(file: File, id: string): Promise<{ image?: ClientImage; reason?: string; hint?: string | null }> {

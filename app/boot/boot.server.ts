@@ -1,0 +1,95 @@
+// Start-up and shutdown of the server, called once by server/index.mjs:
+// boot() runs to its end before the port accepts connections, so the first
+// visitor (or a platform's health check) never meets a half-started server.
+import fs from "node:fs/promises";
+import { seedDemoContent } from "~/boot/seed.server";
+import { sessionSecrets } from "~/features/auth/session.server";
+import { ensureStartupAccounts } from "~/features/auth/users.server";
+import { scheduleGalleryCleanup, stopGalleryCleanup } from "~/features/galleries/drafts.server";
+import { churchPayload } from "~/features/giving/payment-qr.server";
+import { backfillShareImages } from "~/features/seo/share-images.server";
+import { type Config, config } from "~/services/config.server";
+import { type Connection, connection, drainAndCloseDb, isDatabaseUnavailable } from "~/services/db.server";
+import { logger } from "~/services/logger.server";
+import { removeStaleUploads } from "~/services/upload.server";
+
+let state: "starting" | "ready" | "stopping" = "starting";
+
+/** True once boot() has finished and until shutdown begins: /readyz says 503 otherwise. */
+export const isBooted = () => state === "ready";
+
+/** The start cannot go on; `message` says why, in words for the operator. */
+export class BootError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "BootError";
+  }
+}
+
+/**
+ * Opens the database, trying again while it does not answer (a database
+ * container starting beside the app), for `cfg.databaseWaitMs` at most.
+ */
+async function connectWithRetry(cfg: Config): Promise<Connection> {
+  const deadline = Date.now() + cfg.databaseWaitMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connection();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      const waitMs = Math.min(500 * attempt, 3_000);
+      if (Date.now() + waitMs > deadline) {
+        throw new BootError(
+          `The database does not answer (${describeDatabase(cfg)}); gave up after ${Math.round(cfg.databaseWaitMs / 1000)} s. ` +
+            "Check DATABASE_URL and that the database server is running (DATABASE_WAIT_SECONDS sets how long to wait).",
+          { cause: error },
+        );
+      }
+      logger.warn({ attempt }, "database not answering yet; trying again");
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
+  }
+}
+
+function describeDatabase(cfg: Config): string {
+  if (cfg.database.kind === "pglite") return "embedded";
+  const url = new URL(cfg.database.url);
+  return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+}
+
+/**
+ * Everything the server needs before it serves: a valid configuration, the
+ * congregation's bank details, the session secret, the database migrated,
+ * demo content and start-up accounts; then background work that may take
+ * its time (sharing JPEGs for older photos, abandoned drafts).
+ */
+export async function boot(): Promise<void> {
+  const cfg = config();
+  // A mistyped account number or NIP stops the start with a message naming
+  // it, rather than a donation QR code that sends money astray.
+  churchPayload();
+  await fs.mkdir(cfg.dataDir, { recursive: true, mode: 0o700 });
+  sessionSecrets();
+
+  const conn = await connectWithRetry(cfg);
+  if (conn.fresh && cfg.seedDemo) await seedDemoContent(conn.db);
+  await ensureStartupAccounts(conn.db, cfg, { fresh: conn.fresh });
+
+  if (cfg.isProduction && !cfg.publicUrl) {
+    logger.warn("PUBLIC_URL is not set: canonical links, feeds and sharing tags use the address of each request");
+  }
+  // Temporary upload files left behind by a process that stopped midway.
+  removeStaleUploads().catch((error) => logger.error({ err: error }, "cleaning temporary uploads failed"));
+  // Photos stored before sharing JPEGs existed get theirs, in the background.
+  backfillShareImages().catch((error) => logger.error({ err: error }, "making sharing images failed"));
+  // Drafts of albums abandoned for a day, and their photos: now and every hour.
+  scheduleGalleryCleanup();
+  state = "ready";
+}
+
+/** After the HTTP server has stopped taking requests: timers off, queries finished, pool closed. */
+export async function shutdown(): Promise<void> {
+  state = "stopping";
+  stopGalleryCleanup();
+  await drainAndCloseDb();
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isIP } from "node:net";
+import { pinoHttp } from "pino-http";
+import { baseSecurityHeaders } from "~/http/security-headers.server";
+import { requestContext } from "~/http/request-context.server";
+import { config } from "~/services/config.server";
+import { logger } from "~/services/logger.server";
+
+/**
+ * What every request meets before remix-serve's Express app (installed by
+ * server/index.mjs, the one place that knows how remix-serve is built):
+ * - a request id (X-Request-Id) and one JSON log line when it ends, with
+ *   method, path (never the query: it may carry tokens), status and duration;
+ * - the security headers the app did not set itself, on every response,
+ *   static files and redirects included;
+ * - a Polish page for an address that cannot be decoded (Express would
+ *   answer in English);
+ * - the client's address, handed to the app through requestContext.
+ */
+
+type Next = () => void;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+const BAD_ADDRESS_PAGE = `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Nie znaleziono strony – Kościół Zielonoświątkowy w Wieliczce</title></head><body><main><h1>Nie znaleziono strony</h1><p>Adres jest nieprawidłowy.</p><p><a href="/">Wróć na stronę główną</a></p></main></body></html>`;
+
+const pathOf = (req: IncomingMessage) => (req.url || "/").split("?")[0].slice(0, 300);
+
+const line = (req: IncomingMessage, res: ServerResponse, durationMs: number) => ({
+  method: req.method,
+  path: pathOf(req),
+  status: res.statusCode,
+  durationMs,
+});
+
+const accessLog = pinoHttp({
+  logger,
+  genReqId(req, res) {
+    const incoming = req.headers["x-request-id"];
+    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader("X-Request-Id", id);
+    return id;
+  },
+  // One line when the response ends, with only the request id bound and these fields.
+  quietReqLogger: true,
+  quietResLogger: true,
+  customAttributeKeys: { reqId: "reqId" },
+  customLogLevel: () => "info",
+  customSuccessMessage: () => "request",
+  customErrorMessage: () => "request",
+  customSuccessObject: (req, res, val: { responseTime: number }) => line(req, res, val.responseTime),
+  customErrorObject: (req, res, _error, val: { responseTime: number }) => line(req, res, val.responseTime),
+});
+
+/** The address sign-in limits count: the socket's, or the entry our own proxy appended when TRUST_PROXY says one does. */
+export function clientAddressOf(req: IncomingMessage, trustProxy = config().trustProxy): string {
+  const socket = unmapped(req.socket.remoteAddress ?? "");
+  if (!trustProxy) return socket || "unknown";
+  const forwarded = req.headers["x-forwarded-for"];
+  const entries = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",");
+  const last = unmapped(entries[entries.length - 1].trim());
+  return isIP(last) ? last : socket || "unknown";
+}
+
+// IPv4 clients of a dual-stack socket appear as ::ffff:1.2.3.4.
+const unmapped = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
+
+/** Sets the headers the app left unset, just before the response head goes out. */
+function withDefaultHeaders(res: ServerResponse) {
+  const writeHead = res.writeHead;
+  const defaults = baseSecurityHeaders();
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+    for (const [name, value] of Object.entries(defaults)) {
+      if (!this.hasHeader(name)) this.setHeader(name, value);
+    }
+    return writeHead.apply(this, args);
+  } as ServerResponse["writeHead"];
+}
+
+/** Handles a request before remix-serve's app does; `next` hands it on. */
+export function frontDoor(req: IncomingMessage, res: ServerResponse, next: Next) {
+  accessLog(req, res);
+  withDefaultHeaders(res);
+  try {
+    decodeURIComponent(pathOf(req));
+  } catch {
+    res.statusCode = 404;
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Cache-Control", "no-store");
+    res.end(BAD_ADDRESS_PAGE);
+    return;
+  }
+  requestContext.run({ clientAddress: clientAddressOf(req) }, next);
+}

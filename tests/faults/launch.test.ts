@@ -1,0 +1,121 @@
+// server/index.mjs starts the site in front of remix-serve, which has no
+// hooks. These tests fail, naming what changed, when remix-serve stops
+// matching what that module relies on, and check what it promises: nothing
+// is served before the start-up work is done, and a start that cannot work
+// stops with a clear message.
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningServer, spawnBuiltServer, startBuiltServer } from "./server";
+
+const require = createRequire(import.meta.url);
+
+describe("what server/index.mjs relies on in @remix-run/serve", () => {
+  const cli = fs.readFileSync(require.resolve("@remix-run/serve/dist/cli.js"), "utf8");
+
+  it("imports the build at the address server/index.mjs imports it at", () => {
+    expect(cli, "remix-serve no longer imports the build as `<file url>?t=<mtime>`").toMatch(
+      /pathToFileURL\(buildPath\)\.href \+ "\?t=" \+ stat\.mtimeMs/,
+    );
+  });
+
+  it("takes morgan through require() and listens through app.listen", () => {
+    expect(cli, "remix-serve no longer loads morgan with require()").toMatch(/require\('morgan'\)/);
+    expect(cli, "remix-serve no longer listens with app.listen()").toMatch(/app\.listen\(port/);
+    // app.listen is http.createServer(app).listen(...) in Express.
+    const express = fs.readFileSync(require.resolve("express/lib/application.js", { paths: [path.dirname(require.resolve("@remix-run/serve/package.json"))] }), "utf8");
+    expect(express, "Express no longer creates its server with http.createServer").toMatch(/http\.createServer\(this\)/);
+  });
+});
+
+describe("the running server", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startBuiltServer({});
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("runs every request through the front door, static files included, and writes JSON logs only", async () => {
+    const file = await fetch(`${server.base}/logo.svg`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("X-Request-Id"), "the front door did not see a static file").toBeTruthy();
+    expect(file.headers.get("X-Frame-Options")).toBe("DENY");
+    const page = await fetch(`${server.base}/kontakt`);
+    expect(page.headers.get("X-Request-Id")).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((l) => l.trim() && !l.startsWith("{") && !l.startsWith("[remix-serve]"));
+    // morgan's "GET /logo.svg 200 ..." would show here.
+    expect(lines.filter((l) => /^(GET|HEAD|POST) \//.test(l))).toEqual([]);
+  });
+
+  it("serves with the build instance that booted: /readyz is 200", async () => {
+    const res = await fetch(`${server.base}/readyz`);
+    expect(res.status, "remix-serve uses a build instance that was never booted").toBe(200);
+  });
+});
+
+describe("start-up", () => {
+  it("opens the port only after the database, demo content and accounts are ready, and prints the account first", async () => {
+    // The embedded default on a new folder: migrations and the demo account.
+    const spawned = await spawnBuiltServer({ SEED_DEMO: "1", DATABASE_URL: "" });
+    try {
+      let firstAnswer: Response | null = null;
+      let printedWhenOpen = "";
+      for (let i = 0; i < 1200 && !firstAnswer; i++) {
+        const open = await new Promise<boolean>((resolve) => {
+          const socket = net.connect(spawned.port, "127.0.0.1");
+          socket.once("connect", () => (socket.destroy(), resolve(true)));
+          socket.once("error", () => resolve(false));
+        });
+        if (open) {
+          printedWhenOpen = spawned.output();
+          firstAnswer = await fetch(`${spawned.base}/readyz`);
+        } else await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(firstAnswer?.status).toBe(200);
+      // The account was printed before anything could connect.
+      expect(printedWhenOpen).toContain("Konto demonstracyjne pastora");
+      const output = spawned.output();
+      expect(output.indexOf("Konto demonstracyjne pastora")).toBeLessThan(output.indexOf("[remix-serve] http://localhost"));
+      // The demo content was there at the first page.
+      const news = await (await fetch(`${spawned.base}/aktualnosci`)).text();
+      expect(news).toContain("Nabożeństwo dziękczynne");
+    } finally {
+      spawned.child.kill("SIGTERM");
+      await spawned.exited;
+      fs.rmSync(spawned.dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("gives up on a database that does not answer after DATABASE_WAIT_SECONDS, with a clear message and code 1", async () => {
+    const spawned = await spawnBuiltServer({
+      DATABASE_URL: "postgres://postgres@127.0.0.1:1/none",
+      DATABASE_WAIT_SECONDS: "2",
+    });
+    const started = Date.now();
+    const code = await spawned.exited;
+    fs.rmSync(spawned.dataDir, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(spawned.output()).toContain(
+      "Start failed: The database does not answer (127.0.0.1:1/none); gave up after 2 s. Check DATABASE_URL",
+    );
+    expect(spawned.output()).not.toContain("[remix-serve]");
+  }, 30_000);
+
+  it("refuses a bad configuration with a message naming the variable", async () => {
+    const spawned = await spawnBuiltServer({ DATABASE_URL: "mysql://x" });
+    const code = await spawned.exited;
+    fs.rmSync(spawned.dataDir, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(spawned.output()).toMatch(/Start failed: Invalid configuration in environment variables:\n\s+DATABASE_URL: must start with postgres:\/\//);
+    expect(spawned.output()).not.toContain("    at ");
+  }, 30_000);
+});
