@@ -71,4 +71,3 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   // The stack stays in the server log; visitors see the Polish error page.
   logger.error({ err: error, method: request.method, path: new URL(request.url).pathname }, "request failed");
 }
-

@@ -9,7 +9,6 @@
 // login form with ADMIN_EMAIL/ADMIN_PASSWORD (defaults below when unset),
 // and its peak resident set is read from VmHWM in /proc/<pid>/status.
 // Each configuration gets a fresh server so that its peak is its own.
-import fs from "node:fs";
 import os from "node:os";
 import sharp from "sharp";
 import { memory, signIn, startServer } from "./lib.mjs";
@@ -120,4 +119,4 @@ const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.p
 console.log(line(head));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const row of rows) console.log(line(row));
-console.log("\nVmHWM is the process's peak resident set since it started; \"idle\" is after start-up and sign-in.");
+console.log('\nVmHWM is the process\'s peak resident set since it started; "idle" is after start-up and sign-in.');

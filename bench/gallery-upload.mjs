@@ -37,11 +37,19 @@ async function photos() {
     const file = path.join(dir, `IMG_${String(i + 1).padStart(4, "0")}.JPG`);
     if (!fs.existsSync(file)) {
       const noise = await sharp({
-        create: { width: WIDTH, height: HEIGHT, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 28 } },
+        create: {
+          width: WIDTH,
+          height: HEIGHT,
+          channels: 3,
+          background: "#000",
+          noise: { type: "gaussian", mean: 128, sigma: 28 },
+        },
       })
         .raw()
         .toBuffer();
-      const tint = sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, background: `hsl(${(i * 37) % 360}, 55%, 55%)` } });
+      const tint = sharp({
+        create: { width: WIDTH, height: HEIGHT, channels: 3, background: `hsl(${(i * 37) % 360}, 55%, 55%)` },
+      });
       await tint
         .composite([{ input: noise, raw: { width: WIDTH, height: HEIGHT, channels: 3 }, blend: "overlay" }])
         .jpeg({ quality: 90 })
@@ -92,7 +100,8 @@ async function multipart(csrf, fields, files) {
   const form = new FormData();
   form.append("csrf", csrf);
   for (const [k, v] of fields) form.append(k, v);
-  for (const file of files) form.append("zdjecia", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
+  for (const file of files)
+    form.append("zdjecia", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
   return form;
 }
 
@@ -122,7 +131,8 @@ async function scriptRun(base, session, files) {
       }),
     );
     const body = await res.json();
-    if (res.status !== 200 || !body.results?.[0]?.ok) throw new Error(`upload ${i} failed: ${res.status} ${JSON.stringify(body)}`);
+    if (res.status !== 200 || !body.results?.[0]?.ok)
+      throw new Error(`upload ${i} failed: ${res.status} ${JSON.stringify(body)}`);
     slowest.ms = Math.max(slowest.ms, ms);
     draftId = body.draftId;
     keys[i] = body.results[0].image.key;
@@ -134,7 +144,12 @@ async function scriptRun(base, session, files) {
       while (next < files.length) await upload(next++);
     }),
   );
-  const order = new URLSearchParams([["csrf", session.csrf], ["szkic", draftId], ["intent", "reorder"], ...keys.map((k) => ["order", k])]);
+  const order = new URLSearchParams([
+    ["csrf", session.csrf],
+    ["szkic", draftId],
+    ["intent", "reorder"],
+    ...keys.map((k) => ["order", k]),
+  ]);
   const reordered = await fetch(`${base}/strefapastora/galeria/dodaj/zdjecia`, {
     method: "POST",
     headers: { Cookie: session.cookie(), Origin: base },
@@ -158,7 +173,8 @@ async function formRun(base, session, files) {
       }),
     );
     const location = res.headers.get("Location") ?? "";
-    if (res.status !== 302 || !location.includes("szkic=")) throw new Error(`post ${i / PER_POST} failed: ${res.status}`);
+    if (res.status !== 302 || !location.includes("szkic="))
+      throw new Error(`post ${i / PER_POST} failed: ${res.status}`);
     draftId = new URL(location, base).searchParams.get("szkic");
     slowestMs = Math.max(slowestMs, ms);
   }
@@ -179,7 +195,9 @@ async function save(base, session, draftId) {
 
 async function run(mode, files) {
   // As `npm start` and the Dockerfile run it.
-  const server = await startServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, MALLOC_ARENA_MAX: "2" } });
+  const server = await startServer({
+    env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, MALLOC_ARENA_MAX: "2" },
+  });
   try {
     const session = await signIn(server.base);
     const idle = memory(server.pid);
@@ -187,7 +205,8 @@ async function run(mode, files) {
     const { draftId, slowestMs } = await (mode === "script" ? scriptRun : formRun)(server.base, session, files);
     await save(server.base, session, draftId);
     const totalMs = performance.now() - started;
-    const [{ n }] = await server.sql`select count(*)::int as n from gallery_images gi join galleries g on g.id = gi.gallery_id where g.title = ${VALUES[0][1]}`;
+    const [{ n }] =
+      await server.sql`select count(*)::int as n from gallery_images gi join galleries g on g.id = gi.gallery_id where g.title = ${VALUES[0][1]}`;
     if (n !== files.length) throw new Error(`album has ${n} photos, expected ${files.length}`);
     return { mode, totalMs, slowestMs, ...memory(server.pid), idleRssKb: idle.rssKb };
   } finally {
@@ -197,7 +216,9 @@ async function run(mode, files) {
 
 const files = await photos();
 const bytes = files.reduce((n, f) => n + fs.statSync(f).size, 0);
-console.log(`${files.length} photos, ${WIDTH}×${HEIGHT} (12 MP), ${(bytes / files.length / 1024 / 1024).toFixed(1)} MB each on average`);
+console.log(
+  `${files.length} photos, ${WIDTH}×${HEIGHT} (12 MP), ${(bytes / files.length / 1024 / 1024).toFixed(1)} MB each on average`,
+);
 console.log(`machine: ${os.cpus().length} CPUs, Node ${process.version}`);
 for (const mode of ["script", "no-script"]) {
   const r = await run(mode, files);

@@ -90,14 +90,18 @@ async function main() {
         ` Node ${process.version}, ${os.cpus().length} CPUs, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? "4 (default)"}` +
         `, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? "unset"}.`,
     );
-    console.log("Each row: best of 3 runs in a fresh process (storeImage to local disk: large JPEG + WebP 480/960/1600).\n");
+    console.log(
+      "Each row: best of 3 runs in a fresh process (storeImage to local disk: large JPEG + WebP 480/960/1600).\n",
+    );
     const head = ["case", "time", "peak RSS (MB)"];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
     console.log(line(head));
     console.log(widths.map((w) => "-".repeat(w)).join("  "));
     for (const r of rows) console.log(line(r));
-    console.log("\nPeak RSS includes tsx, which compiles the TypeScript here (about 35 MB a built server does not carry).");
+    console.log(
+      "\nPeak RSS includes tsx, which compiles the TypeScript here (about 35 MB a built server does not carry).",
+    );
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

@@ -117,7 +117,8 @@ export async function startServer({ env = {}, prepare, logFile } = {}) {
 
 /** Adds articles that reuse the demo photo, up to `count` in all. */
 export async function fillArticles(sql, count) {
-  const [photo] = await sql`select image_key, image_width, image_height from articles where image_key is not null limit 1`;
+  const [photo] =
+    await sql`select image_key, image_width, image_height from articles where image_key is not null limit 1`;
   const [{ n }] = await sql`select count(*)::int as n from articles`;
   for (let i = n; i < count; i++) {
     const day = String((i % 28) + 1).padStart(2, "0");

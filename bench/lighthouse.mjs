@@ -18,12 +18,22 @@ export function lighthouseVersion() {
 export async function runLighthouse(url, outBase, { chromePath, chromeFlags, track }) {
   const run = await runChild(
     process.execPath,
-    [CLI, url, "--output=json", "--output=html", `--output-path=${outBase}`, `--chrome-flags=${chromeFlags.join(" ")}`, "--quiet"],
+    [
+      CLI,
+      url,
+      "--output=json",
+      "--output=html",
+      `--output-path=${outBase}`,
+      `--chrome-flags=${chromeFlags.join(" ")}`,
+      "--quiet",
+    ],
     { track, timeoutMs: 180_000, env: { ...process.env, CHROME_PATH: chromePath } },
   );
   const file = `${outBase}.report.json`;
   if (run.code !== 0 || !fs.existsSync(file)) {
-    throw new Error(`lighthouse failed (${run.code ?? run.signal}): ${run.stderr.trim().split("\n").slice(-5).join(" | ")}`);
+    throw new Error(
+      `lighthouse failed (${run.code ?? run.signal}): ${run.stderr.trim().split("\n").slice(-5).join(" | ")}`,
+    );
   }
   const lhr = JSON.parse(fs.readFileSync(file, "utf8"));
   const score = (id) => (lhr.categories[id]?.score == null ? null : Math.round(lhr.categories[id].score * 100));

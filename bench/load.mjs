@@ -37,7 +37,10 @@ export function parseWrk(out) {
 /** Runs a child to completion, collecting stdout; `track` lets a signal handler kill it. */
 export function runChild(cmd, args, { track, timeoutMs, env, showStderr = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", showStderr ? "inherit" : "pipe"], env: env ?? process.env });
+    const child = spawn(cmd, args, {
+      stdio: ["ignore", "pipe", showStderr ? "inherit" : "pipe"],
+      env: env ?? process.env,
+    });
     track?.add(child);
     let stdout = "";
     let stderr = "";
@@ -109,7 +112,9 @@ http {
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) {
-      const log = fs.existsSync(path.join(workDir, "error.log")) ? fs.readFileSync(path.join(workDir, "error.log"), "utf8") : "";
+      const log = fs.existsSync(path.join(workDir, "error.log"))
+        ? fs.readFileSync(path.join(workDir, "error.log"), "utf8")
+        : "";
       throw new Error(`nginx exited with code ${child.exitCode}: ${stderr}${log}`);
     }
     try {

@@ -7,14 +7,28 @@ import { fillArticles, startServer } from "./lib.mjs";
 const server = await startServer();
 try {
   await fillArticles(server.sql, 20);
-  const pages = ["/", "/onas", "/aktualnosci", "/aktualnosci/1735000000000", "/kalendarz", "/sluzby", "/kontakt", "/galeria", `/galeria/${encodeURIComponent("Piknik zborowy 2025")}`, "/polityka-prywatnosci"];
+  const pages = [
+    "/",
+    "/onas",
+    "/aktualnosci",
+    "/aktualnosci/1735000000000",
+    "/kalendarz",
+    "/sluzby",
+    "/kontakt",
+    "/galeria",
+    `/galeria/${encodeURIComponent("Piknik zborowy 2025")}`,
+    "/polityka-prywatnosci",
+  ];
   console.log("page                               HTML bytes  HTML gzip  JS files  inline JS gzip");
   for (const p of pages) {
     const html = await (await fetch(server.base + p)).text();
     const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
     const external = scripts.filter((m) => /\ssrc=/.test(m[1])).length;
     // Structured data (application/ld+json) is not run, so it is not JavaScript.
-    const inline = scripts.filter((m) => !/application\/ld\+json/.test(m[1])).map((m) => m[2]).join("");
+    const inline = scripts
+      .filter((m) => !/application\/ld\+json/.test(m[1]))
+      .map((m) => m[2])
+      .join("");
     console.log(
       p.padEnd(35),
       String(Buffer.byteLength(html)).padStart(10),

@@ -21,7 +21,6 @@ function rng(seed: number) {
 }
 
 type Rand = ReturnType<typeof rng>;
-const pick = <T>(r: Rand, items: T[]) => items[Math.floor(r() * items.length)];
 const between = (r: Rand, lo: number, hi: number) => lo + r() * (hi - lo);
 const hsl = (h: number, s: number, l: number) => `hsl(${Math.round(h) % 360},${Math.round(s)}%,${Math.round(l)}%)`;
 
@@ -53,7 +52,9 @@ function outdoor(r: Rand, W: number, H: number): string {
   // librsvg is slow at blurring many elements one by one).
   parts.push(`<g filter="url(#soft)">`);
   for (let i = 0; i < 14; i++) {
-    parts.push(`<ellipse cx="${r() * W}" cy="${between(r, 0.05, 0.35) * H}" rx="${between(r, 60, 260)}" ry="${between(r, 25, 70)}" fill="white" opacity="${between(r, 0.4, 0.9)}"/>`);
+    parts.push(
+      `<ellipse cx="${r() * W}" cy="${between(r, 0.05, 0.35) * H}" rx="${between(r, 60, 260)}" ry="${between(r, 25, 70)}" fill="white" opacity="${between(r, 0.4, 0.9)}"/>`,
+    );
   }
   parts.push(`</g>`);
   // Two or three ranges of hills with wavy tops.
@@ -72,8 +73,12 @@ function outdoor(r: Rand, W: number, H: number): string {
     const h = between(r, 120, 300);
     const x = r() * (W - w);
     const y = H * 0.62 - h;
-    parts.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${hsl(between(r, 20, 50), between(r, 10, 40), between(r, 55, 85))}"/>`);
-    parts.push(`<path d="M${x - 10} ${y} L${x + w / 2} ${y - h * 0.35} L${x + w + 10} ${y} Z" fill="${hsl(between(r, 0, 20), 50, between(r, 25, 40))}"/>`);
+    parts.push(
+      `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${hsl(between(r, 20, 50), between(r, 10, 40), between(r, 55, 85))}"/>`,
+    );
+    parts.push(
+      `<path d="M${x - 10} ${y} L${x + w / 2} ${y - h * 0.35} L${x + w + 10} ${y} Z" fill="${hsl(between(r, 0, 20), 50, between(r, 25, 40))}"/>`,
+    );
     for (let wy = y + 20; wy < y + h - 40; wy += 55) {
       for (let wx = x + 15; wx < x + w - 35; wx += 50) {
         parts.push(`<rect x="${wx}" y="${wy}" width="26" height="32" fill="${hsl(210, 20, between(r, 15, 60))}"/>`);
@@ -86,9 +91,13 @@ function outdoor(r: Rand, W: number, H: number): string {
     const x = r() * W;
     const g = H * between(r, 0.55, 0.75);
     const s = between(r, 0.6, 1.6);
-    parts.push(`<rect x="${x - 8 * s}" y="${g - 120 * s}" width="${16 * s}" height="${120 * s}" fill="${hsl(25, 40, between(r, 15, 30))}"/>`);
+    parts.push(
+      `<rect x="${x - 8 * s}" y="${g - 120 * s}" width="${16 * s}" height="${120 * s}" fill="${hsl(25, 40, between(r, 15, 30))}"/>`,
+    );
     for (let j = 0; j < 6; j++) {
-      parts.push(`<circle cx="${x + between(r, -50, 50) * s}" cy="${g - between(r, 120, 220) * s}" r="${between(r, 35, 70) * s}" fill="${hsl(between(r, 85, 135), between(r, 30, 65), between(r, 18, 42))}"/>`);
+      parts.push(
+        `<circle cx="${x + between(r, -50, 50) * s}" cy="${g - between(r, 120, 220) * s}" r="${between(r, 35, 70) * s}" fill="${hsl(between(r, 85, 135), between(r, 30, 65), between(r, 18, 42))}"/>`,
+      );
     }
   }
   // People in the foreground, most of them near the middle.
@@ -112,15 +121,25 @@ function indoor(r: Rand, W: number, H: number): string {
   parts.push(`<g filter="url(#soft)">`);
   for (let i = 0; i < 4; i++) {
     const x = W * (0.08 + i * 0.24) + between(r, -20, 20);
-    parts.push(`<rect x="${x}" y="${H * 0.12}" width="${W * 0.12}" height="${H * 0.4}" rx="40" fill="${hsl(200, 40, between(r, 70, 90))}"/>`);
+    parts.push(
+      `<rect x="${x}" y="${H * 0.12}" width="${W * 0.12}" height="${H * 0.4}" rx="40" fill="${hsl(200, 40, between(r, 70, 90))}"/>`,
+    );
   }
   parts.push(`</g>`);
-  parts.push(`<rect x="${W * 0.49}" y="${H * 0.1}" width="${W * 0.02}" height="${H * 0.3}" fill="${hsl(30, 40, 30)}"/>`);
-  parts.push(`<rect x="${W * 0.44}" y="${H * 0.17}" width="${W * 0.12}" height="${H * 0.025}" fill="${hsl(30, 40, 30)}"/>`);
-  parts.push(`<rect x="${W * 0.2}" y="${H * 0.55}" width="${W * 0.6}" height="${H * 0.15}" fill="${hsl(between(r, 0, 40), 40, 30)}"/>`);
+  parts.push(
+    `<rect x="${W * 0.49}" y="${H * 0.1}" width="${W * 0.02}" height="${H * 0.3}" fill="${hsl(30, 40, 30)}"/>`,
+  );
+  parts.push(
+    `<rect x="${W * 0.44}" y="${H * 0.17}" width="${W * 0.12}" height="${H * 0.025}" fill="${hsl(30, 40, 30)}"/>`,
+  );
+  parts.push(
+    `<rect x="${W * 0.2}" y="${H * 0.55}" width="${W * 0.6}" height="${H * 0.15}" fill="${hsl(between(r, 0, 40), 40, 30)}"/>`,
+  );
   // Musicians' instruments and stands as scattered shapes.
   for (let i = 0; i < 30; i++) {
-    parts.push(`<rect x="${r() * W}" y="${between(r, 0.45, 0.7) * H}" width="${between(r, 8, 60)}" height="${between(r, 20, 160)}" fill="${hsl(r() * 360, between(r, 0, 50), between(r, 10, 60))}" transform="rotate(${between(r, -30, 30)})"/>`);
+    parts.push(
+      `<rect x="${r() * W}" y="${between(r, 0.45, 0.7) * H}" width="${between(r, 8, 60)}" height="${between(r, 20, 160)}" fill="${hsl(r() * 360, between(r, 0, 50), between(r, 10, 60))}" transform="rotate(${between(r, -30, 30)})"/>`,
+    );
   }
   // Rows of people seen from behind and from the side.
   for (let row = 0; row < 4; row++) {
@@ -178,5 +197,7 @@ export async function benchPhoto(index: number, W = PHOTO_WIDTH, H = PHOTO_HEIGH
     const v = scene[i] + blotches[i] + detail[i] + fine[i] - 384 + grain[(i / 3) | 0] - 128;
     out[i] = v < 0 ? 0 : v > 255 ? 255 : v;
   }
-  return sharp(out, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(out, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }

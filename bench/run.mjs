@@ -100,14 +100,27 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 // ---------------------------------------------------------------- helpers
 
 const kib = (bytes) => (bytes == null ? "–" : (bytes / 1024).toFixed(1));
-const fmt = (x) => (x == null || Number.isNaN(x) ? "–" : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
+const fmt = (x) =>
+  x == null || Number.isNaN(x)
+    ? "–"
+    : x >= 100
+      ? x.toFixed(0)
+      : x >= 10
+        ? x.toFixed(1)
+        : x >= 1
+          ? x.toFixed(2)
+          : x.toFixed(3);
 const ms = (x) => (x == null || Number.isNaN(x) ? "–" : x >= 100 ? x.toFixed(0) : x.toFixed(1));
 const mark = (ok) => (ok ? "✓" : "✗");
 // wrk gives up on a request after 2 s and counts it as a socket timeout.
 const errorCell = (x) =>
   x.errors === 0
     ? "0"
-    : `${x.errors} (${[x.timeouts && `${x.timeouts} timeouts`, x.socketErrors - x.timeouts && `${x.socketErrors - x.timeouts} socket`, x.non2xx && `${x.non2xx} non-2xx`]
+    : `${x.errors} (${[
+        x.timeouts && `${x.timeouts} timeouts`,
+        x.socketErrors - x.timeouts && `${x.socketErrors - x.timeouts} socket`,
+        x.non2xx && `${x.non2xx} non-2xx`,
+      ]
         .filter(Boolean)
         .join(", ")})`;
 
@@ -138,7 +151,8 @@ function ensurePackages(wanted) {
   const pkgs = todo.map((w) => w.pkg);
   log(`installing ${pkgs.join(", ")} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const install = () => spawnSync("apt-get", ["install", "-y", "--no-install-recommends", ...pkgs], { stdio: "inherit", env }).status === 0;
+  const install = () =>
+    spawnSync("apt-get", ["install", "-y", "--no-install-recommends", ...pkgs], { stdio: "inherit", env }).status === 0;
   if (!install()) {
     spawnSync("apt-get", ["update"], { stdio: "inherit", env });
     install();
@@ -149,9 +163,13 @@ function ensurePackages(wanted) {
 function inlineScripts(html) {
   const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
   // Structured data (application/ld+json) is not run, so it is not JavaScript.
-  const inline = scripts.filter((m) => !/\ssrc=/.test(m[1]) && !/application\/ld\+json/.test(m[1])).map((m) => m[2]).join("");
+  const inline = scripts
+    .filter((m) => !/\ssrc=/.test(m[1]) && !/application\/ld\+json/.test(m[1]))
+    .map((m) => m[2])
+    .join("");
   return {
-    external: scripts.filter((m) => /\ssrc=/.test(m[1])).length + [...html.matchAll(/<link[^>]+rel="modulepreload"/g)].length,
+    external:
+      scripts.filter((m) => /\ssrc=/.test(m[1])).length + [...html.matchAll(/<link[^>]+rel="modulepreload"/g)].length,
     inlineBytes: Buffer.byteLength(inline),
     inlineGzip: inline ? zlib.gzipSync(inline).length : 0,
   };
@@ -177,7 +195,8 @@ async function main() {
       ? [{ pkg: "chromium", present: () => fs.existsSync(CHROME_PATH) }]
       : []),
   ]).map((w) => w.pkg);
-  for (const pkg of missingTools) notes.push(`\`${pkg}\` is missing: install it with \`apt-get install -y ${pkg}\` (as root) to run what needs it.`);
+  for (const pkg of missingTools)
+    notes.push(`\`${pkg}\` is missing: install it with \`apt-get install -y ${pkg}\` (as root) to run what needs it.`);
   const canWrk = only.includes("wrk") && !missingTools.includes("wrk");
   const canNginx = canWrk && !missingTools.includes("nginx");
   const canBrowser = !missingTools.includes("chromium");
@@ -190,7 +209,11 @@ async function main() {
   const starting = startServer({
     logFile: path.join(OUT, "server.log"),
     async prepare(env) {
-      const run = await runChild(process.execPath, ["--import", "tsx", "bench/seed.ts"], { env, track: running, showStderr: true });
+      const run = await runChild(process.execPath, ["--import", "tsx", "bench/seed.ts"], {
+        env,
+        track: running,
+        showStderr: true,
+      });
       if (run.code !== 0) throw new Error(`seeding failed (exit ${run.code ?? run.signal})`);
       seed = JSON.parse(run.stdout.trim().split("\n").pop());
     },
@@ -198,14 +221,30 @@ async function main() {
   cleanups.push(async () => (await starting.catch(() => null))?.stop());
   const server = await starting;
   const seedSeconds = (performance.now() - seedStarted) / 1000;
-  log(`server on ${server.base} (pid ${server.pid}), database ${server.databaseName}, ready after ${seedSeconds.toFixed(0)} s`);
+  log(
+    `server on ${server.base} (pid ${server.pid}), database ${server.databaseName}, ready after ${seedSeconds.toFixed(0)} s`,
+  );
 
   const article = `/aktualnosci/${encodeURIComponent(seed.newestArticleId)}`;
   const album = `/galeria/${encodeURIComponent(seed.newestAlbumTitle)}`;
   const label = (p) => (p === article ? "/aktualnosci/:id" : p === album ? "/galeria/:slug" : p);
-  const publicPages = ["/", "/onas", "/onas/swiadectwa/1", "/aktualnosci", article, "/kalendarz", "/sluzby", "/kontakt", "/galeria", album, "/polityka-prywatnosci"];
+  const publicPages = [
+    "/",
+    "/onas",
+    "/onas/swiadectwa/1",
+    "/aktualnosci",
+    article,
+    "/kalendarz",
+    "/sluzby",
+    "/kontakt",
+    "/galeria",
+    album,
+    "/polityka-prywatnosci",
+  ];
   const loadPages = ["/", "/aktualnosci", article, "/galeria", album];
-  const weightPages = ["/galeria/:slug", "/aktualnosci", "/", "/aktualnosci/:id", "/galeria"].map((l) => loadPages.find((p) => label(p) === l));
+  const weightPages = ["/galeria/:slug", "/aktualnosci", "/", "/aktualnosci/:id", "/galeria"].map((l) =>
+    loadPages.find((p) => label(p) === l),
+  );
 
   // What each page is, as wrk and nginx will see it (no cookies, no Accept-Encoding).
   const pages = {};
@@ -229,14 +268,25 @@ async function main() {
     const lastModified = res.headers.get("last-modified");
     if (etag || lastModified) {
       const again = await fetch(server.base + p, {
-        headers: { "Accept-Encoding": "identity", ...(etag ? { "If-None-Match": etag } : { "If-Modified-Since": lastModified }) },
+        headers: {
+          "Accept-Encoding": "identity",
+          ...(etag ? { "If-None-Match": etag } : { "If-Modified-Since": lastModified }),
+        },
       });
       await again.arrayBuffer();
       pages[p].revalidation = again.status;
     }
   }
 
-  const results = { startedAt: startedAt.toISOString(), seed, seedSeconds, pages: {}, load: [], lighthouse: {}, weight: {} };
+  const results = {
+    startedAt: startedAt.toISOString(),
+    seed,
+    seedSeconds,
+    pages: {},
+    load: [],
+    lighthouse: {},
+    weight: {},
+  };
   for (const [p, info] of Object.entries(pages)) {
     const { html, ...rest } = info;
     results.pages[label(p)] = { path: p, ...rest };
@@ -266,12 +316,20 @@ async function main() {
       for (const p of loadPages) {
         const res = await fetch(nginx.base + p, { headers: { "Accept-Encoding": "identity" } });
         const body = await res.text();
-        if (res.status !== 200 || body !== pages[p].html) throw new Error(`nginx does not serve the saved copy of ${p} (${res.status})`);
+        if (res.status !== 200 || body !== pages[p].html)
+          throw new Error(`nginx does not serve the saved copy of ${p} (${res.status})`);
       }
       log(`nginx on ${nginx.base} (master pid ${nginx.pid})`);
     }
     const headers = GZIP ? ["Accept-Encoding: gzip"] : [];
-    const options = { duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, threads: THREADS, headers, track: running };
+    const options = {
+      duration: DURATION,
+      warmup: WARMUP,
+      connections: CONNECTIONS,
+      threads: THREADS,
+      headers,
+      track: running,
+    };
     // One failed run is reported and the others still measured.
     const attempt = async (p, serverName, fn) => {
       stopIfInterrupted();
@@ -287,9 +345,20 @@ async function main() {
     for (const p of loadPages) {
       const app = await attempt(p, "app", () => measure(server.base + p, { ...options, pids: appPids }));
       if (app) {
-        const dbMs = Object.entries(app.cpuMsByPid).reduce((a, [pid, v]) => (Number(pid) === server.pid ? a : a + v), 0);
-        results.load.push({ page: label(p), server: "app", ...app, dbMsPerRequest: app.requests ? dbMs / app.requests : NaN });
-        if (app.lostProcesses) notes.push(`${label(p)}: ${app.lostProcesses} database process(es) ended during the run; their last CPU ticks are missing.`);
+        const dbMs = Object.entries(app.cpuMsByPid).reduce(
+          (a, [pid, v]) => (Number(pid) === server.pid ? a : a + v),
+          0,
+        );
+        results.load.push({
+          page: label(p),
+          server: "app",
+          ...app,
+          dbMsPerRequest: app.requests ? dbMs / app.requests : NaN,
+        });
+        if (app.lostProcesses)
+          notes.push(
+            `${label(p)}: ${app.lostProcesses} database process(es) ended during the run; their last CPU ticks are missing.`,
+          );
       }
       if (nginx) {
         const ng = await attempt(p, "nginx", () => measure(nginx.base + p, { ...options, pids: () => nginx.pids() }));
@@ -355,7 +424,7 @@ async function main() {
 
 // ---------------------------------------------------------------- report
 
-function buildReport(r, { notes, loadPages, publicPages, label, canNginx }) {
+function buildReport(r, { notes, publicPages, label, canNginx }) {
   const out = [];
   const commit = sh("git", ["rev-parse", "--short", "HEAD"]);
   const dirty = sh("git", ["status", "--porcelain"]);
@@ -372,7 +441,9 @@ function buildReport(r, { notes, loadPages, publicPages, label, canNginx }) {
     .join(" ");
 
   out.push("# Benchmark report", "");
-  out.push(`Command: \`${command}\` · ${r.startedAt.replace("T", " ").slice(0, 16)} UTC · commit ${commit ?? "?"}${dirty ? " (with uncommitted changes)" : ""}`);
+  out.push(
+    `Command: \`${command}\` · ${r.startedAt.replace("T", " ").slice(0, 16)} UTC · commit ${commit ?? "?"}${dirty ? " (with uncommitted changes)" : ""}`,
+  );
   out.push(
     `Machine: ${cpu.length} × ${cpu[0]?.model?.trim() ?? "CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${os
       .loadavg()
@@ -389,7 +460,10 @@ function buildReport(r, { notes, loadPages, publicPages, label, canNginx }) {
         .map((k) => `${k} px ${kib(avg[k])} KiB`)
         .join(", ")}); seeding and start took ${r.seedSeconds.toFixed(0)} s.`,
   );
-  out.push(`\`/aktualnosci/:id\` = \`/aktualnosci/${s.newestArticleId}\` (newest article), \`/galeria/:slug\` = the newest album, „${s.newestAlbumTitle}”.`, "");
+  out.push(
+    `\`/aktualnosci/:id\` = \`/aktualnosci/${s.newestArticleId}\` (newest article), \`/galeria/:slug\` = the newest album, „${s.newestAlbumTitle}”.`,
+    "",
+  );
 
   out.push("## Pages as served", "");
   out.push(
@@ -399,10 +473,30 @@ function buildReport(r, { notes, loadPages, publicPages, label, canNginx }) {
   );
   out.push(
     table(
-      ["page", "status", "HTML KiB", "gzip KiB", "<img>", "script files", "inline JS gzip B", "revalidated", "Cache-Control"],
+      [
+        "page",
+        "status",
+        "HTML KiB",
+        "gzip KiB",
+        "<img>",
+        "script files",
+        "inline JS gzip B",
+        "revalidated",
+        "Cache-Control",
+      ],
       publicPages.map((p) => {
         const x = r.pages[label(p)];
-        return [label(p), x.status, kib(x.bytes), kib(x.gzip), x.images, x.external, x.inlineGzip, x.revalidation ?? "no validator", x.cacheControl ?? "–"];
+        return [
+          label(p),
+          x.status,
+          kib(x.bytes),
+          kib(x.gzip),
+          x.images,
+          x.external,
+          x.inlineGzip,
+          x.revalidation ?? "no validator",
+          x.cacheControl ?? "–",
+        ];
       }),
       ["l", "r", "r", "r", "r", "r", "r", "r", "l"],
     ),
@@ -453,7 +547,19 @@ function buildReport(r, { notes, loadPages, publicPages, label, canNginx }) {
     );
     out.push(
       table(
-        ["page", "perf", "a11y", "best pr.", "SEO", "LCP s", "TBT ms", "CLS", "total KiB", "JS files", "JS B (files + inline gz)"],
+        [
+          "page",
+          "perf",
+          "a11y",
+          "best pr.",
+          "SEO",
+          "LCP s",
+          "TBT ms",
+          "CLS",
+          "total KiB",
+          "JS files",
+          "JS B (files + inline gz)",
+        ],
         lh.map(([page, x]) =>
           x.error
             ? [page, "error", "", "", "", "", "", "", "", "", ""]
@@ -505,7 +611,18 @@ function buildReport(r, { notes, loadPages, publicPages, label, canNginx }) {
     );
     out.push(
       table(
-        ["page", "total KiB", "requests", "HTML", "CSS", "JS", "images", "fonts", "other", "<img> visible / loaded / in page"],
+        [
+          "page",
+          "total KiB",
+          "requests",
+          "HTML",
+          "CSS",
+          "JS",
+          "images",
+          "fonts",
+          "other",
+          "<img> visible / loaded / in page",
+        ],
         wt.map(([page, x]) => [
           page,
           kib(x.total),
@@ -538,13 +655,17 @@ function targets(r) {
   if (lh.length) {
     const js = lh.map(([page, x]) => [page, x.scriptTransferBytes + r.pages[page].inlineGzip]);
     const worstJs = js.reduce((a, b) => (b[1] > a[1] ? b : a));
-    lines.push(`${mark(worstJs[1] <= 5000)} ≤ 5 KB JavaScript on every public page: largest ${worstJs[1]} B on ${worstJs[0]}${worstJs[1] > 5000 ? ` (${worstJs[1] - 5000} B over)` : ""}.`);
+    lines.push(
+      `${mark(worstJs[1] <= 5000)} ≤ 5 KB JavaScript on every public page: largest ${worstJs[1]} B on ${worstJs[0]}${worstJs[1] > 5000 ? ` (${worstJs[1] - 5000} B over)` : ""}.`,
+    );
     for (const [key, name] of [
       ["performance", "performance"],
       ["accessibility", "accessibility"],
     ]) {
       const below = lh.filter(([, x]) => x[key] < 100);
-      lines.push(`${mark(below.length === 0)} Lighthouse ${name} 100 on every page${below.length ? `: ${below.map(([p, x]) => `${p} ${x[key]}`).join(", ")}` : ""}.`);
+      lines.push(
+        `${mark(below.length === 0)} Lighthouse ${name} 100 on every page${below.length ? `: ${below.map(([p, x]) => `${p} ${x[key]}`).join(", ")}` : ""}.`,
+      );
     }
     const slow = lh.filter(([, x]) => x.lcpMs > 1000);
     const worstLcp = lh.reduce((a, b) => (b[1].lcpMs > a[1].lcpMs ? b : a));
@@ -553,7 +674,10 @@ function targets(r) {
     );
   }
   const home = r.weight["/"];
-  if (home) lines.push(`${mark(home.total <= 25 * 1024)} / ≤ 25 KiB before the lazy map: ${kib(home.total)} KiB${home.total > 25 * 1024 ? ` (${kib(home.total - 25 * 1024)} KiB over)` : ""}.`);
+  if (home)
+    lines.push(
+      `${mark(home.total <= 25 * 1024)} / ≤ 25 KiB before the lazy map: ${kib(home.total)} KiB${home.total > 25 * 1024 ? ` (${kib(home.total - 25 * 1024)} KiB over)` : ""}.`,
+    );
   const albumWeight = r.weight["/galeria/:slug"];
   if (albumWeight) {
     lines.push(

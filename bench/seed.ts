@@ -83,7 +83,20 @@ const ALBUM_NAMES = [
   "Festyn parafialny",
 ];
 
-const MONTHS = ["styczeń", "luty", "marzec", "kwiecień", "maj", "czerwiec", "lipiec", "sierpień", "wrzesień", "październik", "listopad", "grudzień"];
+const MONTHS = [
+  "styczeń",
+  "luty",
+  "marzec",
+  "kwiecień",
+  "maj",
+  "czerwiec",
+  "lipiec",
+  "sierpień",
+  "wrzesień",
+  "październik",
+  "listopad",
+  "grudzień",
+];
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const DAY = 86_400_000;

@@ -13,9 +13,22 @@ const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const WARMUP = Math.min(60, Math.round(SECONDS / 10));
 const EMAIL = "soak@example.org";
 const PASSWORD = "soak-haslo-12345";
-const PAGES = ["/", "/onas", "/aktualnosci", "/aktualnosci/1735000000000", "/galeria", `/galeria/${encodeURIComponent("Piknik zborowy 2025")}`, "/kontakt", "/sluzby", "/kalendarz", "/polityka-prywatnosci"];
+const PAGES = [
+  "/",
+  "/onas",
+  "/aktualnosci",
+  "/aktualnosci/1735000000000",
+  "/galeria",
+  `/galeria/${encodeURIComponent("Piknik zborowy 2025")}`,
+  "/kontakt",
+  "/sluzby",
+  "/kalendarz",
+  "/polityka-prywatnosci",
+];
 
-const photo = await sharp({ create: { width: 2400, height: 1800, channels: 3, noise: { type: "gaussian", mean: 120, sigma: 30 } } })
+const photo = await sharp({
+  create: { width: 2400, height: 1800, channels: 3, noise: { type: "gaussian", mean: 120, sigma: 30 } },
+})
   .jpeg({ quality: 85 })
   .toBuffer();
 
@@ -35,7 +48,9 @@ done = function(summary) io.write(string.format("BAD %d\\n", summary.errors.stat
 const server = await startServer({ env: { ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD } });
 try {
   const session = await signIn(server.base, EMAIL, PASSWORD);
-  const wrk = spawn("wrk", ["-t2", "-c50", `-d${SECONDS}s`, "--timeout", "10s", "-s", script, server.base], { stdio: ["ignore", "pipe", "inherit"] });
+  const wrk = spawn("wrk", ["-t2", "-c50", `-d${SECONDS}s`, "--timeout", "10s", "-s", script, server.base], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let wrkOut = "";
   wrk.stdout.on("data", (d) => (wrkOut += d));
   const wrkDone = new Promise((r) => wrk.once("exit", r));
@@ -58,7 +73,8 @@ try {
       body,
     }).catch(() => null);
     if (res) await res.arrayBuffer();
-    res?.status === 302 ? saves.ok++ : saves.failed++;
+    if (res?.status === 302) saves.ok++;
+    else saves.failed++;
     if (!warm && Date.now() - started >= WARMUP * 1000) warm = memory(server.pid);
     await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - ((Date.now() - started) % 10_000))));
   }
@@ -69,8 +85,12 @@ try {
   const badStatus = Number(/BAD (\d+)/.exec(wrkOut)?.[1] ?? 0);
   const sockets = socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
   const growth = warm ? ((end.rssMb - warm.rssMb) / warm.rssMb) * 100 : NaN;
-  console.log(`soak: ${SECONDS} s, 50 connections over ${PAGES.length} public pages, an article with a photo every 10 s`);
-  console.log(`public requests: ${requests} (${(requests / SECONDS).toFixed(0)}/s), non-2xx/3xx: ${badStatus}, socket errors: ${sockets}`);
+  console.log(
+    `soak: ${SECONDS} s, 50 connections over ${PAGES.length} public pages, an article with a photo every 10 s`,
+  );
+  console.log(
+    `public requests: ${requests} (${(requests / SECONDS).toFixed(0)}/s), non-2xx/3xx: ${badStatus}, socket errors: ${sockets}`,
+  );
   console.log(`article saves: ${saves.ok} ok, ${saves.failed} failed`);
   console.log(
     `server RSS: ${warm?.rssMb.toFixed(0)} MB after ${WARMUP} s warm-up, ${end.rssMb.toFixed(0)} MB at the end (${growth >= 0 ? "+" : ""}${growth.toFixed(1)} %), peak ${end.peakMb.toFixed(0)} MB`,

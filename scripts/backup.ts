@@ -36,7 +36,8 @@ export async function main(args: string[], io: Io): Promise<number> {
     const { manifest, skipped } = await createBackup({ db: conn.db, storage: store, file, log: out });
     const rows = manifest.tables.reduce((sum, t) => sum + t.rows, 0);
     const bytes = manifest.files.reduce((sum, f) => sum + f.size, 0);
-    for (const key of skipped) io.stderr.write(`Pominięto plik ${key} (niepoprawna nazwa albo usunięty w trakcie kopii).\n`);
+    for (const key of skipped)
+      io.stderr.write(`Pominięto plik ${key} (niepoprawna nazwa albo usunięty w trakcie kopii).\n`);
     out(
       `Zapisano kopię ${file}: ${plural(manifest.tables.length, TABLES)}, ${plural(rows, ROWS)}, ` +
         `${plural(manifest.files.length, FILES)} (${(bytes / 1024 / 1024).toFixed(1)} MB), migracja ${manifest.migration.tag}.`,

@@ -28,7 +28,9 @@ export function runIfMain(
   if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
   main(process.argv.slice(2), process)
     .catch((error) => {
-      console.error(error instanceof Error && error.message.startsWith("Invalid configuration") ? error.message : error);
+      console.error(
+        error instanceof Error && error.message.startsWith("Invalid configuration") ? error.message : error,
+      );
       return 1;
     })
     .then(async (code) => {

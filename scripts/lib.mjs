@@ -44,12 +44,7 @@ export function ensureDependencies() {
 /** Builds when the build is missing or any source is newer than it. */
 export function ensureBuild() {
   const built = mtime("build/index.js");
-  const sources = Math.max(
-    newestIn("app"),
-    newestIn("public"),
-    mtime("remix.config.js"),
-    mtime("package-lock.json"),
-  );
+  const sources = Math.max(newestIn("app"), newestIn("public"), mtime("remix.config.js"), mtime("package-lock.json"));
   if (built && built >= sources) return;
   console.log("Budowanie aplikacji…");
   run("npx", ["remix", "build"]);

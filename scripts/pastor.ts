@@ -106,7 +106,9 @@ export async function main(args: string[], io: Io): Promise<number> {
 
   if (!command || !["add", "passwd", "list", "remove"].includes(command)) return fail(USAGE);
   if (rest.length) {
-    return fail("Hasła nie podaje się w argumentach: polecenie zapyta o nie albo przeczyta je ze standardowego wejścia.");
+    return fail(
+      "Hasła nie podaje się w argumentach: polecenie zapyta o nie albo przeczyta je ze standardowego wejścia.",
+    );
   }
   if (command !== "list") {
     if (!email) return fail(USAGE);
@@ -114,9 +116,7 @@ export async function main(args: string[], io: Io): Promise<number> {
   }
   const cfg = config();
   if (cfg.database.kind === "pglite" && cfg.database.dir && (await serverRunning(cfg.port))) {
-    return fail(
-      `Serwer działa na porcie ${cfg.port} i używa wbudowanej bazy danych; zatrzymaj go przed zmianą kont.`,
-    );
+    return fail(`Serwer działa na porcie ${cfg.port} i używa wbudowanej bazy danych; zatrzymaj go przed zmianą kont.`);
   }
 
   try {
@@ -146,7 +146,8 @@ export async function main(args: string[], io: Io): Promise<number> {
     }
   } catch (error) {
     if (error instanceof UserExistsError) return fail(error.message);
-    if (error instanceof DatabaseUnavailableError) return fail("Baza danych jest niedostępna. Sprawdź DATABASE_URL i czy serwer bazy działa.");
+    if (error instanceof DatabaseUnavailableError)
+      return fail("Baza danych jest niedostępna. Sprawdź DATABASE_URL i czy serwer bazy działa.");
     if (error instanceof Error && !(error as { code?: unknown }).code) return fail(error.message);
     throw error;
   }

@@ -15,7 +15,9 @@ function ensureChromium() {
   if (isRoot && commandExists("apt-get")) {
     console.log("Installing Debian's Chromium for the browser tests…");
     run("apt-get", ["update", "-qq"]);
-    run("apt-get", ["install", "-y", "-qq", "chromium"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    run("apt-get", ["install", "-y", "-qq", "chromium"], {
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
     return;
   }
   console.error(
@@ -35,6 +37,9 @@ fs.mkdirSync(results, { recursive: true });
 
 console.log("\n== Type check ==");
 run("npx", ["tsc", "--noEmit"]);
+console.log("\n== Lint and format (eslint, prettier; `npm run format` fixes most) ==");
+run("npx", ["eslint", "."]);
+run("npx", ["prettier", "--check", "--log-level", "warn", "."]);
 console.log("\n== Build ==");
 run("npx", ["remix", "build"]);
 

@@ -47,7 +47,9 @@ try {
 } catch (error) {
   // Configuration, bank details, an unreachable database: the message says
   // it all. Anything else is a bug and keeps its stack.
-  const expected = error instanceof Error && (error.name === "BootError" || /^(Invalid configuration|Payment QR code)/.test(error.message));
+  const expected =
+    error instanceof Error &&
+    (error.name === "BootError" || /^(Invalid configuration|Payment QR code)/.test(error.message));
   console.error(`Start failed: ${expected ? error.message : (error?.stack ?? error)}`);
   process.exit(1);
 }

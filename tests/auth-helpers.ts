@@ -36,7 +36,10 @@ export async function openLoginPage(path = "/strefapastora/logowanie", cookie = 
   const res = await settle(() =>
     loginLoader({ request: request(path, { headers: cookie ? { Cookie: cookie } : {} }), params: {}, context: {} }),
   );
-  return { res, data: res.status === 200 ? ((await res.clone().json()) as { csrf: string; redirectTo: string }) : null };
+  return {
+    res,
+    data: res.status === 200 ? ((await res.clone().json()) as { csrf: string; redirectTo: string }) : null,
+  };
 }
 
 /** Submits the login form; `headers` may add X-Forwarded-For, Origin etc. */
@@ -64,7 +67,10 @@ export async function submitLogin(
 }
 
 /** Signs in and returns the Cookie header of the new session. */
-export async function signIn(fields: { email: string; password: string } = PASTOR, headers: Record<string, string> = {}) {
+export async function signIn(
+  fields: { email: string; password: string } = PASTOR,
+  headers: Record<string, string> = {},
+) {
   const res = await submitLogin(fields, { headers });
   if (res.status !== 302) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return cookieHeader(cookiesFrom(res));

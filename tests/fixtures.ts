@@ -29,7 +29,14 @@ export async function insertGallery(
     .returning({ id: galleries.id });
   if (images.length) {
     await d.insert(galleryImages).values(
-      images.map((img, i) => ({ galleryId: g.id, position: i, name: img.name, imageKey: img.key, width: 800, height: 600 })),
+      images.map((img, i) => ({
+        galleryId: g.id,
+        position: i,
+        name: img.name,
+        imageKey: img.key,
+        width: 800,
+        height: 600,
+      })),
     );
   }
   return g.id;

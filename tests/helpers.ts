@@ -9,7 +9,9 @@ export function allowConsoleError() {
 /** Empties every table of this test file's database. */
 export async function resetDatabase() {
   const d = await db();
-  await d.execute(sql`truncate articles, galleries, gallery_images, gallery_drafts, gallery_draft_images, history_photos, users, sessions, login_failures, login_lockouts restart identity cascade`);
+  await d.execute(
+    sql`truncate articles, galleries, gallery_images, gallery_drafts, gallery_draft_images, history_photos, users, sessions, login_failures, login_lockouts restart identity cascade`,
+  );
 }
 
 export function request(path: string, init?: RequestInit) {

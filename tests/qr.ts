@@ -23,7 +23,8 @@ export async function errorCorrectionLevel(svg: string, margin = 4): Promise<"L"
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const dark = (row: number, col: number) => data[(row + margin) * info.width * info.channels + (col + margin) * info.channels] < 128;
+  const dark = (row: number, col: number) =>
+    data[(row + margin) * info.width * info.channels + (col + margin) * info.channels] < 128;
   // Bits 14…0 in order.
   const cells: [number, number][] = [
     ...[0, 1, 2, 3, 4, 5, 7, 8].map((col): [number, number] => [8, col]),

@@ -56,7 +56,13 @@ const demoArticles = [
 ];
 
 const demoGalleries = [
-  { title: "Piknik zborowy 2025", description: "Wspólne popołudnie na łące za kampusem.", date: "2025-06-21", hue: 100, count: 5 },
+  {
+    title: "Piknik zborowy 2025",
+    description: "Wspólne popołudnie na łące za kampusem.",
+    date: "2025-06-21",
+    hue: 100,
+    count: 5,
+  },
   { title: "Koncert uwielbienia", description: "Wieczór pieśni i modlitwy.", date: "2025-03-09", hue: 260, count: 3 },
 ];
 
@@ -104,6 +110,8 @@ export async function seedDemoContent(db: Db) {
   for (let i = 0; i < 3; i++) {
     const name = `historia-${i + 1}.jpg`;
     const image = await storeImage(await demoPicture(20 + i * 50, i + 1, 1200, 900), name, "historia");
-    await db.insert(historyPhotos).values({ name, imageKey: image.key, width: image.width, height: image.height, position: i });
+    await db
+      .insert(historyPhotos)
+      .values({ name, imageKey: image.key, width: image.width, height: image.height, position: i });
   }
 }

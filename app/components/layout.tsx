@@ -15,6 +15,7 @@ export function SiteHeader() {
       </a>
       {/* A checkbox keeps the mobile menu usable without JavaScript. */}
       <input type="checkbox" id="nav-toggle" className="nav-toggle" aria-label="Menu" aria-controls="site-nav" />
+      {/* eslint-disable-next-line jsx-a11y/label-has-associated-control -- only the visible face of the checkbox, which carries aria-label */}
       <label htmlFor="nav-toggle" className="nav-toggle-label" aria-hidden="true">
         <span className="burger" />
       </label>

@@ -64,8 +64,7 @@ export const church = {
     city: "Wieliczka",
   },
   // An embed URL that needs no API key; loaded lazily by the pages.
-  mapEmbedUrl:
-    "https://www.google.com/maps?q=Marsza%C5%82ka+J%C3%B3zefa+Pi%C5%82sudskiego+105,+Wieliczka&output=embed",
+  mapEmbedUrl: "https://www.google.com/maps?q=Marsza%C5%82ka+J%C3%B3zefa+Pi%C5%82sudskiego+105,+Wieliczka&output=embed",
 
   email: "kontakt@example.org", // PLACEHOLDER
   phones: ["+48 000 000 000", "+48 000 000 001"], // PLACEHOLDER
@@ -97,8 +96,19 @@ export const church = {
 
   // SPEC §9; the page text and the structured data (app/lib/seo.ts) both come from here.
   meetings: [
-    meeting({ name: "Nabożeństwo niedzielne", days: ["Sunday"], start: "10:00", where: "Kampus Wieliczka, skrzydło E" }),
-    meeting({ name: "Spotkania młodzieżowe", days: ["Saturday"], start: "17:00", end: "20:00", where: "Kampus Wieliczka" }),
+    meeting({
+      name: "Nabożeństwo niedzielne",
+      days: ["Sunday"],
+      start: "10:00",
+      where: "Kampus Wieliczka, skrzydło E",
+    }),
+    meeting({
+      name: "Spotkania młodzieżowe",
+      days: ["Saturday"],
+      start: "17:00",
+      end: "20:00",
+      where: "Kampus Wieliczka",
+    }),
     meeting({ name: "Grupy domowe", days: ["Tuesday", "Friday"], start: "19:00" }),
   ],
 
@@ -157,7 +167,11 @@ export const church = {
     { role: "Pastor", people: ["Jan Kowalski"], description: "" },
     { role: "Starsi zboru", people: ["Adam Nowak", "Paweł Wiśniewski"], description: "" },
     { role: "Głos doradczy w radzie starszych", people: ["Tomasz Wójcik"], description: "" },
-    { role: "Służba uwielbienia", people: ["Marta Kamińska", "Łukasz Lewandowski", "Joanna Zielińska"], description: "" },
+    {
+      role: "Służba uwielbienia",
+      people: ["Marta Kamińska", "Łukasz Lewandowski", "Joanna Zielińska"],
+      description: "",
+    },
     { role: "Szkółka niedzielna dla dzieci", people: ["Ewa Szymańska", "Agnieszka Woźniak"], description: "" },
     { role: "Grupy młodzieżowe", people: ["Michał Dąbrowski", "Kinga Kozłowska"], description: "" },
     {

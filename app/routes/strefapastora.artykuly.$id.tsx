@@ -6,7 +6,13 @@ import { ArticleView } from "~/features/articles/article-view";
 import { ConfirmPage } from "~/components/confirm";
 import { FormError } from "~/components/forms";
 import { redirectWithFlash } from "~/http/flash.server";
-import { ARTICLE_MESSAGES, deleteArticle, deleteQuestion, getArticle, getArticleHeader } from "~/features/articles/articles.server";
+import {
+  ARTICLE_MESSAGES,
+  deleteArticle,
+  deleteQuestion,
+  getArticle,
+  getArticleHeader,
+} from "~/features/articles/articles.server";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import pastorStyles from "~/styles/pastor.css";
 

@@ -49,7 +49,12 @@ export async function action({ request }: ActionFunctionArgs) {
     });
     if (!result.ok) {
       return json(
-        { error: result.message, fields: (result.fields ?? []) as string[], values: typed(upload.fields), hadImage: Boolean(file) },
+        {
+          error: result.message,
+          fields: (result.fields ?? []) as string[],
+          values: typed(upload.fields),
+          hadImage: Boolean(file),
+        },
         { status: result.status },
       );
     }

@@ -65,7 +65,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     });
     if (!result.ok) {
       return json(
-        { error: result.message, fields: (result.fields ?? []) as string[], values: typed(upload.fields), hadImage: Boolean(file) },
+        {
+          error: result.message,
+          fields: (result.fields ?? []) as string[],
+          values: typed(upload.fields),
+          hadImage: Boolean(file),
+        },
         { status: result.status },
       );
     }

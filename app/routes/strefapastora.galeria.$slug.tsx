@@ -1,4 +1,10 @@
-import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  HeadersFunction,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
@@ -57,7 +63,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   try {
     if (!form.ok) return json({ confirm: false, error: form.message }, { status: form.status });
-    if (form.fields.get("intent") !== "delete") return json({ confirm: false, error: "Nieznane polecenie formularza." }, { status: 400 });
+    if (form.fields.get("intent") !== "delete")
+      return json({ confirm: false, error: "Nieznane polecenie formularza." }, { status: 400 });
     // Without JavaScript there was no dialog: ask on a page of its own first.
     if (form.fields.get("confirmed") !== "1") return json({ confirm: true, error: null });
     if (title === null || !(await deleteGallery({ title }))) return redirect(UNKNOWN_GALLERY_REDIRECT);
@@ -95,7 +102,12 @@ export default function PastorGallery() {
           {gallery.images.map((img, i) => (
             <li key={img.full}>
               <a href={img.full} target="_blank" rel="noopener noreferrer">
-                <Photo image={img} alt={img.alt || defaultPhotoAlt(gallery.title, i + 1)} sizes="(min-width: 1050px) 320px, 50vw" eager={i < 2} />
+                <Photo
+                  image={img}
+                  alt={img.alt || defaultPhotoAlt(gallery.title, i + 1)}
+                  sizes="(min-width: 1050px) 320px, 50vw"
+                  eager={i < 2}
+                />
               </a>
             </li>
           ))}

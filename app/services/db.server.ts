@@ -49,7 +49,10 @@ export async function rowsOf<T>(db: Pick<Db, "execute">, query: SQL): Promise<T[
 }
 
 async function isFresh(db: Db) {
-  const [row] = await rowsOf<{ fresh: boolean }>(db, sql`select to_regclass('drizzle.__drizzle_migrations') is null as fresh`);
+  const [row] = await rowsOf<{ fresh: boolean }>(
+    db,
+    sql`select to_regclass('drizzle.__drizzle_migrations') is null as fresh`,
+  );
   return Boolean(row?.fresh);
 }
 

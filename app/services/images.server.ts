@@ -20,8 +20,7 @@ export const MAX_PIXELS = 50_000_000;
 export const IMAGE_MESSAGES = {
   tooLarge: "Plik jest za duży (maksymalnie 25 MB).",
   tooManyPixels: "Zdjęcie ma za dużą rozdzielczość (maksymalnie 50 megapikseli).",
-  heic:
-    "Format HEIC nie jest obsługiwany. Wyślij zdjęcie jako JPEG: na iPhonie wybierz Ustawienia → Aparat → Formaty → „Najbardziej zgodne”.",
+  heic: "Format HEIC nie jest obsługiwany. Wyślij zdjęcie jako JPEG: na iPhonie wybierz Ustawienia → Aparat → Formaty → „Najbardziej zgodne”.",
   notImage: "To nie jest zdjęcie w formacie JPEG, PNG ani WebP.",
   broken: "Nie udało się odczytać zdjęcia. Plik może być uszkodzony.",
 } as const;
@@ -166,7 +165,10 @@ async function render(input: ImageInput): Promise<ProcessedImage> {
 }
 
 function renderShare(large: Buffer | string, width: number): Promise<Buffer> {
-  return sharp(large).resize({ width: shareWidth(width) }).jpeg({ quality: 80, mozjpeg: true }).toBuffer();
+  return sharp(large)
+    .resize({ width: shareWidth(width) })
+    .jpeg({ quality: 80, mozjpeg: true })
+    .toBuffer();
 }
 
 /**
@@ -242,7 +244,11 @@ export function shareImage(image: StoredImage, store: Storage = storage()): Shar
   // A photo left at its original address is shared as it is.
   if (isExternalImage(image.key)) return { url: image.key, width: image.width, height: image.height };
   const width = shareWidth(image.width);
-  return { url: store.publicUrl(shareKey(image.key, image.width)), width, height: Math.round((image.height * width) / image.width) };
+  return {
+    url: store.publicUrl(shareKey(image.key, image.width)),
+    width,
+    height: Math.round((image.height * width) / image.width),
+  };
 }
 
 export interface ShareImage {

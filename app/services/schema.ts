@@ -1,15 +1,6 @@
 // An ascending index also serves `ORDER BY date DESC, id DESC` by a backward scan.
 import { sql } from "drizzle-orm";
-import {
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * Images are stored as a storage key plus their pixel size. The key names
@@ -45,10 +36,7 @@ export const galleries = pgTable(
     date: text("date").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex("galleries_title_key").on(t.title),
-    index("galleries_date_idx").on(t.date, t.id),
-  ],
+  (t) => [uniqueIndex("galleries_title_key").on(t.title), index("galleries_date_idx").on(t.date, t.id)],
 );
 
 export const galleryImages = pgTable(

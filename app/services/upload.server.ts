@@ -120,7 +120,12 @@ function finishingBody(request: Request): Request {
       })();
     },
   });
-  return new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit);
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    duplex: "half",
+  } as RequestInit);
 }
 
 /**
@@ -219,16 +224,19 @@ export async function parseUpload(
     let tooLarge = false;
     try {
       // pipeline waits for the disk when it is slower than the network.
-      await pipeline(async function* () {
-        for await (const chunk of part.data) {
-          size += chunk.byteLength;
-          if (size > limits.maxFileBytes) {
-            tooLarge = true;
-            throw new MaxPartSizeExceededError(part.name, limits.maxFileBytes);
+      await pipeline(
+        async function* () {
+          for await (const chunk of part.data) {
+            size += chunk.byteLength;
+            if (size > limits.maxFileBytes) {
+              tooLarge = true;
+              throw new MaxPartSizeExceededError(part.name, limits.maxFileBytes);
+            }
+            yield chunk;
           }
-          yield chunk;
-        }
-      }, createWriteStream(file, { flags: "wx" }));
+        },
+        createWriteStream(file, { flags: "wx" }),
+      );
     } catch (error) {
       await fs.rm(file, { force: true });
       if (tooLarge || error instanceof LimitExceeded || !(error as NodeJS.ErrnoException).syscall) throw error;

@@ -19,7 +19,6 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { finished } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
 import { type SQL, sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { Header, Pack, Parser, ReadEntry } from "tar";
@@ -71,7 +70,9 @@ const manifestSchema = z.object({
       sha256: sha256Hex,
     }),
   ),
-  sequences: z.array(z.object({ name: z.string().min(1), lastValue: z.string().regex(/^-?\d+$/), isCalled: z.boolean() })),
+  sequences: z.array(
+    z.object({ name: z.string().min(1), lastValue: z.string().regex(/^-?\d+$/), isCalled: z.boolean() }),
+  ),
   files: z.array(
     z.object({
       key: z.string().refine(isValidKey, "invalid storage key"),
@@ -325,7 +326,9 @@ async function addEntry(
     if (!entry.write(chunk)) await once(entry, "drain");
   }
   if (written !== size) {
-    throw new BackupError(`Plik ${entryPath} zmienił rozmiar w trakcie kopii (${size} → ${written} B); uruchom ją ponownie.`);
+    throw new BackupError(
+      `Plik ${entryPath} zmienił rozmiar w trakcie kopii (${size} → ${written} B); uruchom ją ponownie.`,
+    );
   }
   entry.end();
   await consumed;
@@ -338,7 +341,10 @@ async function dumpTables(db: Db, dir: string) {
     async (tx) => {
       await fixTextFormats(tx);
       const tables = await listTables(tx);
-      const order = await insertOrder(tx, tables.map((t) => t.name));
+      const order = await insertOrder(
+        tx,
+        tables.map((t) => t.name),
+      );
       const dumped: (Omit<BackupManifest["tables"][number], "size" | "sha256"> & { file: string })[] = [];
       for (const [i, name] of order.entries()) {
         const table = tables.find((t) => t.name === name)!;
@@ -347,10 +353,15 @@ async function dumpTables(db: Db, dir: string) {
         const values = table.columns.map((c) => sql`${sql.identifier(c.name)}::text`);
         const line = values.length ? sql`array_to_json(array[${sql.join(values, sql`, `)}]::text[])::text` : sql`'[]'`;
         const orderBy = table.primaryKey.length
-          ? sql` order by ${sql.join(table.primaryKey.map((k) => sql.identifier(k)), sql`, `)}`
+          ? sql` order by ${sql.join(
+              table.primaryKey.map((k) => sql.identifier(k)),
+              sql`, `,
+            )}`
           : sql``;
         // A cursor keeps a big table out of memory.
-        await tx.execute(sql`declare backup_rows no scroll cursor for select ${line} as line from ${tableRef(name)}${orderBy}`);
+        await tx.execute(
+          sql`declare backup_rows no scroll cursor for select ${line} as line from ${tableRef(name)}${orderBy}`,
+        );
         let count = 0;
         for (;;) {
           const batch = await rows<{ line: string }>(tx, sql`fetch forward 500 from backup_rows`);
@@ -402,7 +413,12 @@ export async function createBackup({
   log = () => {},
 }: BackupOptions): Promise<BackupResult> {
   const target = path.resolve(file);
-  if (await fs.stat(target).then(() => true, () => false)) {
+  if (
+    await fs.stat(target).then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new BackupError(`Plik ${target} już istnieje; podaj nową nazwę, by nie nadpisać wcześniejszej kopii.`);
   }
   const journal = await readJournal(migrationsFolder);
@@ -576,7 +592,9 @@ async function extractAndVerify(file: string, dir: string): Promise<VerifiedArch
     // Stop reading and let every half-written file close before the folder is removed.
     input?.destroy();
     await Promise.all(
-      outs.map((out) => (out.closed ? null : new Promise<void>((resolve) => out.once("close", () => resolve()).destroy()))),
+      outs.map((out) =>
+        out.closed ? null : new Promise<void>((resolve) => out.once("close", () => resolve()).destroy()),
+      ),
     );
     if (error === localError) throw error;
     throw new BackupError(`Archiwum jest uszkodzone albo to nie kopia strony: ${error.message}`);
@@ -584,9 +602,11 @@ async function extractAndVerify(file: string, dir: string): Promise<VerifiedArch
 
   const manifestEntry = entries.get(MANIFEST);
   const sumEntry = entries.get(MANIFEST_SUM);
-  if (!manifestEntry || !sumEntry) throw new BackupError("Archiwum nie zawiera manifestu (niepełne albo to nie kopia strony).");
+  if (!manifestEntry || !sumEntry)
+    throw new BackupError("Archiwum nie zawiera manifestu (niepełne albo to nie kopia strony).");
   const expectedSum = (await fs.readFile(sumEntry.file, "utf8")).split(/\s+/)[0];
-  if (expectedSum !== manifestEntry.sha256) throw new BackupError("Suma kontrolna manifestu się nie zgadza: archiwum jest uszkodzone.");
+  if (expectedSum !== manifestEntry.sha256)
+    throw new BackupError("Suma kontrolna manifestu się nie zgadza: archiwum jest uszkodzone.");
   let raw: unknown;
   try {
     raw = JSON.parse(await fs.readFile(manifestEntry.file, "utf8"));
@@ -594,13 +614,18 @@ async function extractAndVerify(file: string, dir: string): Promise<VerifiedArch
     throw new BackupError("Manifest archiwum nie jest poprawnym JSON-em.");
   }
   const header = raw as { format?: unknown; version?: unknown };
-  if (header?.format !== BACKUP_FORMAT) throw new BackupError("To nie jest kopia zapasowa tej strony (inny format archiwum).");
+  if (header?.format !== BACKUP_FORMAT)
+    throw new BackupError("To nie jest kopia zapasowa tej strony (inny format archiwum).");
   if (header.version !== BACKUP_VERSION) {
-    throw new BackupError(`Archiwum ma format w wersji ${String(header.version)}, a ta wersja aplikacji zna wersję ${BACKUP_VERSION}.`);
+    throw new BackupError(
+      `Archiwum ma format w wersji ${String(header.version)}, a ta wersja aplikacji zna wersję ${BACKUP_VERSION}.`,
+    );
   }
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new BackupError(`Manifest archiwum jest niepoprawny: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new BackupError(
+      `Manifest archiwum jest niepoprawny: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   }
   const manifest = parsed.data;
 
@@ -613,7 +638,8 @@ async function extractAndVerify(file: string, dir: string): Promise<VerifiedArch
   for (const [entryPath, want] of expected) {
     const got = entries.get(entryPath);
     if (!got) problems.push(`brak ${entryPath}`);
-    else if (got.size !== want.size || got.sha256 !== want.sha256) problems.push(`${entryPath}: suma kontrolna się nie zgadza`);
+    else if (got.size !== want.size || got.sha256 !== want.sha256)
+      problems.push(`${entryPath}: suma kontrolna się nie zgadza`);
   }
   for (const entryPath of entries.keys()) {
     if (entryPath !== MANIFEST && entryPath !== MANIFEST_SUM && !expected.has(entryPath)) {
@@ -706,7 +732,9 @@ export async function restoreBackup({
       ...nonEmpty.map((t) => `tabela ${t.name} (${plural(t.rows, ROWS)})`),
       ...(stored.length ? [`magazyn plików (${plural(stored.length, FILES)}, np. ${stored[0].key})`] : []),
     ];
-    throw new BackupError(`Przywracam tylko do pustej bazy i pustego magazynu plików; nie są puste: ${what.join(", ")}.`);
+    throw new BackupError(
+      `Przywracam tylko do pustej bazy i pustego magazynu plików; nie są puste: ${what.join(", ")}.`,
+    );
   }
 
   const work = await fs.mkdtemp(path.join(workDir ?? os.tmpdir(), "zbor-restore-"));
@@ -745,7 +773,10 @@ export async function restoreBackup({
         throw new BackupError(`Tabela ${t.name} nie ma kolumn ${missing.map((c) => c.name).join(", ")} z archiwum.`);
       }
     }
-    const order = await insertOrder(db, manifest.tables.map((t) => t.name));
+    const order = await insertOrder(
+      db,
+      manifest.tables.map((t) => t.name),
+    );
     const selfReferencing = await selfReferencingTables(db);
 
     // 5. Files, each read back and compared with its checksum.
@@ -767,7 +798,9 @@ export async function restoreBackup({
       if (!check || size !== f.size || check.digest("hex") !== f.sha256) mismatched.push(f.key);
     });
     if (mismatched.length) {
-      throw new BackupError(`Pliki zapisane w magazynie różnią się od archiwum: ${mismatched.slice(0, 10).join(", ")}.`);
+      throw new BackupError(
+        `Pliki zapisane w magazynie różnią się od archiwum: ${mismatched.slice(0, 10).join(", ")}.`,
+      );
     }
 
     // 6. Rows and sequences, all or nothing.
@@ -776,23 +809,34 @@ export async function restoreBackup({
       await fixTextFormats(tx);
       await tx.execute(sql`set constraints all deferred`);
       const late = await tablesWithRows(tx);
-      if (late.length) throw new BackupError(`Baza docelowa przestała być pusta: ${late.map((t) => t.name).join(", ")}.`);
+      if (late.length)
+        throw new BackupError(`Baza docelowa przestała być pusta: ${late.map((t) => t.name).join(", ")}.`);
       const now = await listTables(tx);
       for (const name of order) {
         const t = manifest.tables.find((x) => x.name === name)!;
         const target = now.find((x) => x.name === name)!;
         const types = t.columns.map((c) => target.columns.find((x) => x.name === c.name)!.type);
         const insert = (batch: string[]) =>
-          tx.execute(sql`insert into ${tableRef(name)} (${sql.join(t.columns.map((c) => sql.identifier(c.name)), sql`, `)})
+          tx.execute(sql`insert into ${tableRef(name)} (${sql.join(
+            t.columns.map((c) => sql.identifier(c.name)),
+            sql`, `,
+          )})
             overriding system value
-            select ${sql.join(types.map((type, i) => sql`cast(r ->> ${sql.raw(String(i))} as ${sql.raw(type)})`), sql`, `)}
+            select ${sql.join(
+              types.map((type, i) => sql`cast(r ->> ${sql.raw(String(i))} as ${sql.raw(type)})`),
+              sql`, `,
+            )}
             from json_array_elements(${`[${batch.join(",")}]`}::json) as r`);
         let batch: string[] = [];
         let batchBytes = 0;
         let count = 0;
         for await (const line of readLines(entries.get(t.path)!.file)) {
           const values = JSON.parse(line) as unknown;
-          if (!Array.isArray(values) || values.length !== t.columns.length || values.some((v) => v !== null && typeof v !== "string")) {
+          if (
+            !Array.isArray(values) ||
+            values.length !== t.columns.length ||
+            values.some((v) => v !== null && typeof v !== "string")
+          ) {
             throw new BackupError(`Wiersz ${count + 1} tabeli ${name} w archiwum jest niepoprawny.`);
           }
           batch.push(line);
@@ -843,7 +887,9 @@ async function restoreSequences(tx: Executor, sequences: BackupManifest["sequenc
   );
   for (const s of sequences) {
     if (!existing.has(s.name)) continue;
-    await tx.execute(sql`select setval(${`"public"."${s.name.replace(/"/g, '""')}"`}::regclass, ${s.lastValue}::bigint, ${s.isCalled})`);
+    await tx.execute(
+      sql`select setval(${`"public"."${s.name.replace(/"/g, '""')}"`}::regclass, ${s.lastValue}::bigint, ${s.isCalled})`,
+    );
   }
   const owned = await rows<{ table: string; column: string; seq: string }>(
     tx,

@@ -15,7 +15,13 @@ import { z } from "zod";
 import { church } from "~/content/church";
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
 import { withDb } from "~/services/db.server";
-import { IMAGE_MESSAGES, ImageRejected, MAX_UPLOAD_BYTES, type StoredImage, storeImageAt } from "~/services/images.server";
+import {
+  IMAGE_MESSAGES,
+  ImageRejected,
+  MAX_UPLOAD_BYTES,
+  type StoredImage,
+  storeImageAt,
+} from "~/services/images.server";
 import { EXTERNAL_IMAGE_ORIGINS, EXTERNAL_IMAGE_SIZE, isExternalImage } from "~/lib/image-variants";
 import { todayIn } from "~/lib/text";
 import { ARTICLE_IMAGE_FOLDER, isArticleId } from "~/features/articles/articles.server";
@@ -89,7 +95,9 @@ const httpUrl = z
 const seconds = z.number().finite();
 // Firestore timestamps as the common export tools write them.
 const timestamp = z.union([
-  z.object({ __datatype__: z.literal("timestamp"), value: z.object({ _seconds: seconds }) }).transform((t) => t.value._seconds),
+  z
+    .object({ __datatype__: z.literal("timestamp"), value: z.object({ _seconds: seconds }) })
+    .transform((t) => t.value._seconds),
   z.object({ _seconds: seconds }).transform((t) => t._seconds),
   z.object({ seconds }).transform((t) => t.seconds),
 ]);
@@ -110,7 +118,10 @@ const dateField = z.preprocess(
     return v;
   },
   z
-    .string({ required_error: "brak pola", invalid_type_error: "oczekiwano daty (tekst albo znacznik czasu Firestore)" })
+    .string({
+      required_error: "brak pola",
+      invalid_type_error: "oczekiwano daty (tekst albo znacznik czasu Firestore)",
+    })
     .refine((v) => v.trim().length > 0 && !v.includes("\u0000"), "pusta albo niepoprawna data"),
 );
 
@@ -198,7 +209,11 @@ export function parseFirebaseExport(json: unknown): FirebaseExport {
 
   each("aktualnosci", articleSchema, (id, d) => {
     if (!isArticleId(id)) {
-      issues.push({ doc: `aktualnosci/${id}`, field: null, message: "identyfikator nie nadaje się na adres /aktualnosci/{id}" });
+      issues.push({
+        doc: `aktualnosci/${id}`,
+        field: null,
+        message: "identyfikator nie nadaje się na adres /aktualnosci/{id}",
+      });
       return;
     }
     out.articles.push({ id, header: d.header, text: d.text, date: d.date, url: d.url ?? null });
@@ -370,7 +385,13 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
   const timeoutMs = options.timeoutMs ?? 30_000;
   const limit = Math.max(1, options.concurrency ?? 3);
   const log = options.log ?? (() => {});
-  const blank = (documents: number): CollectionSummary => ({ documents, added: 0, present: 0, downloaded: 0, unreachable: 0 });
+  const blank = (documents: number): CollectionSummary => ({
+    documents,
+    added: 0,
+    present: 0,
+    downloaded: 0,
+    unreachable: 0,
+  });
   const summary: ImportSummary = {
     collections: {
       aktualnosci: blank(data.articles.length),
@@ -381,7 +402,12 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
   };
 
   /** Downloads and stores one image; null (reported) when it cannot be had. Storage errors are thrown. */
-  async function fetchImage(collection: CollectionName, docId: string, url: string, key: string): Promise<StoredImage | null> {
+  async function fetchImage(
+    collection: CollectionName,
+    docId: string,
+    url: string,
+    key: string,
+  ): Promise<StoredImage | null> {
     const counts = summary.collections[collection];
     let body: Buffer;
     try {
@@ -426,7 +452,9 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
       }
       return;
     }
-    const image = a.url ? ((await fetchImage("aktualnosci", a.id, a.url, articleImageKey(a.id, a.url))) ?? external(a.url)) : null;
+    const image = a.url
+      ? ((await fetchImage("aktualnosci", a.id, a.url, articleImageKey(a.id, a.url))) ?? external(a.url))
+      : null;
     const ms = /^\d{10,15}$/.test(a.id) ? Number(a.id) : NaN;
     const inserted = await withDb((db) =>
       db
@@ -469,7 +497,12 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
       ).filter((r) => isExternalImage(r.key) && urls.has(r.key));
       await pool(kept, limit, async (row) => {
         const source = urls.get(row.key)!;
-        const image = await fetchImage("galleries", g.docId, row.key, galleryImageKey(g.title, source.name, source.url));
+        const image = await fetchImage(
+          "galleries",
+          g.docId,
+          row.key,
+          galleryImageKey(g.title, source.name, source.url),
+        );
         if (!image) return;
         await withDb((db) =>
           db
@@ -483,7 +516,8 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
     const images = await pool(
       g.images,
       limit,
-      async (i) => (await fetchImage("galleries", g.docId, i.url, galleryImageKey(g.title, i.name, i.url))) ?? external(i.url),
+      async (i) =>
+        (await fetchImage("galleries", g.docId, i.url, galleryImageKey(g.title, i.name, i.url))) ?? external(i.url),
     );
     const added = await withDb((db) =>
       db.transaction(async (tx) => {

@@ -41,7 +41,10 @@ async function scan(page: Page) {
   });
   try {
     const copy = await context.newPage();
-    await copy.route((u) => u.host !== own, (route) => route.fulfill({ status: 204, body: "" }));
+    await copy.route(
+      (u) => u.host !== own,
+      (route) => route.fulfill({ status: 204, body: "" }),
+    );
     await copy.route(
       (u) => u.href === url,
       (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }),
@@ -56,9 +59,13 @@ async function scan(page: Page) {
 
 /** Heading levels as a screen reader lists them. */
 const headingLevels = (page: Page) =>
-  page.locator("h1, h2, h3, h4, h5, h6").evaluateAll((hs) =>
-    hs.filter((h) => (h as HTMLElement).offsetParent !== null || h.getClientRects().length > 0).map((h) => Number(h.tagName[1])),
-  );
+  page
+    .locator("h1, h2, h3, h4, h5, h6")
+    .evaluateAll((hs) =>
+      hs
+        .filter((h) => (h as HTMLElement).offsetParent !== null || h.getClientRects().length > 0)
+        .map((h) => Number(h.tagName[1])),
+    );
 
 /** Every check of this file for the page that is open, at both widths. */
 async function checkPage(page: Page, label: string) {
@@ -66,7 +73,9 @@ async function checkPage(page: Page, label: string) {
     await page.setViewportSize(viewport);
     expect(await scan(page), `${label} at ${viewport.name}`).toEqual([]);
     // WCAG 1.4.10 reflow: nothing makes the page scroll sideways.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, `${label} at ${viewport.name}: wider than the screen by`).toBeLessThanOrEqual(0);
   }
   // One of each landmark; the skip link leads to the main one.
@@ -77,9 +86,16 @@ async function checkPage(page: Page, label: string) {
   // Headings start at one h1 and never skip a level going down.
   const levels = await headingLevels(page);
   expect(levels[0], `${label}: first heading`).toBe(1);
-  expect(levels.filter((l) => l === 1), `${label}: h1 count`).toHaveLength(1);
+  expect(
+    levels.filter((l) => l === 1),
+    `${label}: h1 count`,
+  ).toHaveLength(1);
   levels.forEach((level, i) => {
-    if (i > 0) expect(level - levels[i - 1], `${label}: heading ${i + 1} (h${level}) after h${levels[i - 1]}`).toBeLessThanOrEqual(1);
+    if (i > 0)
+      expect(
+        level - levels[i - 1],
+        `${label}: heading ${i + 1} (h${level}) after h${levels[i - 1]}`,
+      ).toBeLessThanOrEqual(1);
   });
 }
 
@@ -155,12 +171,20 @@ test.describe("pastor pages", () => {
     }
   });
 
-  test("forms with messages and the album editor with photos have no serious accessibility problem", async ({ page }) => {
+  test("forms with messages and the album editor with photos have no serious accessibility problem", async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     // An article sent empty comes back with its messages.
     await page.goto("/strefapastora/artykuly/dodaj");
-    await page.locator("form.form").evaluate((f: HTMLFormElement) => (f.noValidate = true)).catch(() => {});
-    await page.getByRole("button", { name: /dodaj|zapisz/i }).last().click();
+    await page
+      .locator("form.form")
+      .evaluate((f: HTMLFormElement) => (f.noValidate = true))
+      .catch(() => {});
+    await page
+      .getByRole("button", { name: /dodaj|zapisz/i })
+      .last()
+      .click();
     await expect(page.locator(".field-error, .form-error, [role=alert]").first()).toBeVisible();
     await checkPage(page, "article form with messages");
 

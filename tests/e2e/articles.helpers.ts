@@ -27,7 +27,9 @@ export async function photo(
   { width = 1200, height = 800, colour = "#4477aa", noise = false } = {},
 ): Promise<UploadFile> {
   const image = noise
-    ? sharp({ create: { width, height, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 80 } } })
+    ? sharp({
+        create: { width, height, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 80 } },
+      })
     : sharp({ create: { width, height, channels: 3, background: colour } });
   return { name, mimeType: "image/jpeg", buffer: await image.jpeg({ quality: noise ? 98 : 80 }).toBuffer() };
 }
@@ -44,7 +46,12 @@ export function card(page: Page, header: string) {
 /** Adds an article through the add form, as the pastor does; returns its id. */
 export async function addArticle(
   page: Page,
-  { header, text = "Treść artykułu.", date = "2001-01-02", image }: { header: string; text?: string; date?: string; image?: UploadFile },
+  {
+    header,
+    text = "Treść artykułu.",
+    date = "2001-01-02",
+    image,
+  }: { header: string; text?: string; date?: string; image?: UploadFile },
 ) {
   await page.goto("/strefapastora/artykuly/dodaj");
   await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(image ?? (await photo()));
@@ -54,7 +61,9 @@ export async function addArticle(
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Dodano artykuł." })).toBeVisible();
   await expect(page).toHaveURL(/\/strefapastora\/artykuly$/);
-  const href = await card(page, header).getByRole("link", { name: /^pokaż/ }).getAttribute("href");
+  const href = await card(page, header)
+    .getByRole("link", { name: /^pokaż/ })
+    .getAttribute("href");
   return href!.split("/").pop()!;
 }
 
@@ -65,7 +74,9 @@ export async function addArticle(
 export async function removeTestArticles(page: Page, baseURL: string) {
   await page.goto("/strefapastora/artykuly");
   if (!page.url().endsWith("/strefapastora/artykuly")) return; // not signed in
-  const ours = page.locator(".cards > li").filter({ has: page.getByRole("heading", { name: new RegExp(`^${PREFIX}`) }) });
+  const ours = page
+    .locator(".cards > li")
+    .filter({ has: page.getByRole("heading", { name: new RegExp(`^${PREFIX}`) }) });
   const actions = await ours.locator("form").evaluateAll((forms) => forms.map((f) => f.getAttribute("action")!));
   if (!actions.length) return;
   const csrf = await page.locator('input[name="csrf"]').first().inputValue();

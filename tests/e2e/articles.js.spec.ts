@@ -40,13 +40,16 @@ test("a large photo goes up with a progress bar while the button waits", async (
   const bar = page.locator(".upload-progress progress");
   await expect(bar).toBeVisible();
   await expect(button).toBeDisabled();
-  await expect
-    .poll(async () => Number(await bar.getAttribute("value")), { timeout: 10_000 })
-    .toBeGreaterThan(0);
+  await expect.poll(async () => Number(await bar.getAttribute("value")), { timeout: 10_000 }).toBeGreaterThan(0);
   await expect(page.getByRole("status")).toContainText(/Wysyłanie: \d+%|Przetwarzanie zdjęcia/);
 
   await expect(page).toHaveURL(/\/strefapastora\/artykuly$/, { timeout: 20_000 });
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
   await expect(page.getByRole("status")).toHaveText("Dodano artykuł.");
   await expect(card(page, header)).toHaveCount(1);
 });
@@ -90,15 +93,20 @@ test("a refusal appears in place: no reload, the photo stays chosen", async ({ p
   await expect(page.getByRole("status")).toHaveText("Dodano artykuł.");
 });
 
-test("'Zmień zdjęcie' reveals the photo fields without a request, and un-ticking drops the chosen photo", async ({ page }) => {
+test("'Zmień zdjęcie' reveals the photo fields without a request, and un-ticking drops the chosen photo", async ({
+  page,
+}) => {
   const header = uniqueHeader("Odsłona");
   await addArticle(page, { header });
-  await card(page, header).getByRole("link", { name: /^edytuj/ }).click();
+  await card(page, header)
+    .getByRole("link", { name: /^edytuj/ })
+    .click();
   await expect(page.getByLabel("Nagłówek")).toHaveValue(header);
 
   const documents: string[] = [];
   page.on("request", (r) => {
-    if (r.resourceType() === "document" || r.resourceType() === "fetch" || r.resourceType() === "xhr") documents.push(r.url());
+    if (r.resourceType() === "document" || r.resourceType() === "fetch" || r.resourceType() === "xhr")
+      documents.push(r.url());
   });
   await page.getByLabel("Zmień zdjęcie").check();
   await expect(page.getByLabel("Nowe zdjęcie")).toBeVisible();

@@ -19,11 +19,16 @@ test("the list shows the e-mail, its links and the cards newest first with their
   await expect(page).toHaveURL(/\/strefapastora\/artykuly$/);
   await expect(page.getByText("pastor@example.org")).toBeVisible();
   await expect(page.getByRole("button", { name: "wyloguj się" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "dodaj nowy artykuł" })).toHaveAttribute("href", "/strefapastora/artykuly/dodaj");
+  await expect(page.getByRole("link", { name: "dodaj nowy artykuł" })).toHaveAttribute(
+    "href",
+    "/strefapastora/artykuly/dodaj",
+  );
   await expect(page.getByRole("link", { name: "wróć" })).toHaveAttribute("href", "/strefapastora");
 
   const headers = await page.locator(".cards > li h2").allTextContents();
-  const order = ["Chrzest wiary", "Obóz młodzieżowy – zapisy", "Nabożeństwo dziękczynne"].map((h) => headers.indexOf(h));
+  const order = ["Chrzest wiary", "Obóz młodzieżowy – zapisy", "Nabożeństwo dziękczynne"].map((h) =>
+    headers.indexOf(h),
+  );
   expect(order.every((i) => i >= 0)).toBe(true);
   expect([...order].sort((a, b) => a - b)).toEqual(order);
 
@@ -31,8 +36,14 @@ test("the list shows the e-mail, its links and the cards newest first with their
   await expect(demo.locator("img")).toHaveJSProperty("complete", true);
   await expect(demo.locator(".date")).toHaveText("2025-06-08");
   await expect(demo).toContainText("Z radością informujemy");
-  await expect(demo.getByRole("link", { name: /^pokaż/ })).toHaveAttribute("href", "/strefapastora/artykuly/1740000000000");
-  await expect(demo.getByRole("link", { name: /^edytuj/ })).toHaveAttribute("href", "/strefapastora/artykuly/edytuj/1740000000000");
+  await expect(demo.getByRole("link", { name: /^pokaż/ })).toHaveAttribute(
+    "href",
+    "/strefapastora/artykuly/1740000000000",
+  );
+  await expect(demo.getByRole("link", { name: /^edytuj/ })).toHaveAttribute(
+    "href",
+    "/strefapastora/artykuly/edytuj/1740000000000",
+  );
   await expect(demo.getByRole("button", { name: /^usuń/ })).toBeVisible();
 });
 
@@ -42,7 +53,10 @@ test("adds an article with a photo; the pastor and the public see it", async ({ 
   await page.getByRole("link", { name: "dodaj nowy artykuł" }).click();
   await expect(page).toHaveURL(/\/strefapastora\/artykuly\/dodaj$/);
   await expect(page.getByRole("link", { name: "wróć" })).toHaveAttribute("href", "/strefapastora/artykuly");
-  await expect(page.getByLabel("Zdjęcie", { exact: true })).toHaveAttribute("accept", "image/jpeg,image/png,image/webp");
+  await expect(page.getByLabel("Zdjęcie", { exact: true })).toHaveAttribute(
+    "accept",
+    "image/jpeg,image/png,image/webp",
+  );
   await expect(page.getByLabel("Treść")).toHaveJSProperty("tagName", "TEXTAREA");
   await expect(page.getByLabel("Data")).toHaveAttribute("type", "date");
 
@@ -63,7 +77,9 @@ test("adds an article with a photo; the pastor and the public see it", async ({ 
   await page.reload();
   await expect(page.getByRole("status")).toHaveCount(0);
 
-  await card(page, header).getByRole("link", { name: /^pokaż/ }).click();
+  await card(page, header)
+    .getByRole("link", { name: /^pokaż/ })
+    .click();
   await expect(page).toHaveURL(/\/strefapastora\/artykuly\/\d+$/);
   const id = page.url().split("/").pop()!;
   await expect(page.getByRole("heading", { level: 1, name: header })).toBeVisible();
@@ -90,7 +106,8 @@ test("an incomplete form says 'Wypełnij wszystkie pola' and keeps what was type
   await expect(page.getByRole("alert")).toHaveText("Wypełnij wszystkie pola");
   await expect(page.getByLabel("Nagłówek")).toHaveValue(header);
   await expect(page.getByLabel("Treść")).toHaveValue("Linia pierwsza\nLinia druga");
-  const chosen = () => page.getByLabel("Zdjęcie", { exact: true }).evaluate((input: HTMLInputElement) => input.files?.length ?? 0);
+  const chosen = () =>
+    page.getByLabel("Zdjęcie", { exact: true }).evaluate((input: HTMLInputElement) => input.files?.length ?? 0);
   if (withJs()) {
     // Sent in the background: the page, and the chosen photo, stay.
     expect(await chosen()).toBe(1);
@@ -127,7 +144,9 @@ test("edits header, date and text and keeps the photo when 'Zmień zdjęcie' is 
   await addArticle(page, { header, text: "Stara treść." });
   const src = await card(page, header).locator("img").getAttribute("src");
 
-  await card(page, header).getByRole("link", { name: /^edytuj/ }).click();
+  await card(page, header)
+    .getByRole("link", { name: /^edytuj/ })
+    .click();
   await expect(page).toHaveURL(/\/strefapastora\/artykuly\/edytuj\/\d+$/);
   await expect(page.getByRole("link", { name: "wróć" })).toHaveAttribute("href", "/strefapastora/artykuly");
   await expect(page.getByLabel("Nagłówek")).toHaveValue(header);
@@ -156,14 +175,18 @@ test("replaces the photo when 'Zmień zdjęcie' is ticked and a photo chosen", a
   const header = uniqueHeader("Nowe zdjęcie");
   await addArticle(page, { header, image: await photo("pierwsze.jpg", { colour: "#aa3333" }) });
   const before = await card(page, header).locator("img").getAttribute("src");
-  await card(page, header).getByRole("link", { name: /^edytuj/ }).click();
+  await card(page, header)
+    .getByRole("link", { name: /^edytuj/ })
+    .click();
 
   await page.getByLabel("Zmień zdjęcie").check();
   const current = page.getByRole("img", { name: "Obecne zdjęcie" });
   await expect(current).toBeVisible();
   await expect(current).toHaveJSProperty("complete", true);
   expect((await current.boundingBox())?.height).toBeCloseTo(150, 0);
-  await page.getByLabel("Nowe zdjęcie").setInputFiles(await photo("drugie.jpg", { width: 900, height: 1200, colour: "#33aa33" }));
+  await page
+    .getByLabel("Nowe zdjęcie")
+    .setInputFiles(await photo("drugie.jpg", { width: 900, height: 1200, colour: "#33aa33" }));
   await page.getByRole("button", { name: "zatwierdź" }).click();
 
   await expect(page.getByRole("status")).toHaveText("Zapisano zmiany.");
@@ -178,7 +201,9 @@ test("replaces the photo when 'Zmień zdjęcie' is ticked and a photo chosen", a
 test("the edit form says what is wrong and keeps what was typed", async ({ page }) => {
   const header = uniqueHeader("Błędy edycji");
   await addArticle(page, { header });
-  await card(page, header).getByRole("link", { name: /^edytuj/ }).click();
+  await card(page, header)
+    .getByRole("link", { name: /^edytuj/ })
+    .click();
 
   await page.getByLabel("Nagłówek").fill("   ");
   await page.getByLabel("Treść").fill("Treść, która zostaje.");
@@ -209,7 +234,9 @@ test("an older free-text date is shown beside the empty date field", async ({ pa
   // The demo article with a legacy date is only looked at, never saved.
   await page.goto("/strefapastora/artykuly/edytuj/1600000000000");
   await expect(page.getByLabel("Data")).toHaveValue("");
-  await expect(page.getByText("Obecna data: „12 września 2020, sobota”. Zostanie zachowana, jeśli nie wybierzesz nowej.")).toBeVisible();
+  await expect(
+    page.getByText("Obecna data: „12 września 2020, sobota”. Zostanie zachowana, jeśli nie wybierzesz nowej."),
+  ).toBeVisible();
 });
 
 test("deletes an article only after the question 'Czy napewno usunąć kartę …?'", async ({ page }) => {

@@ -44,7 +44,9 @@ test("every pastor URL refuses anonymous GET and POST", async ({ request }) => {
       // 405 when the route has no action: refused just the same.
       expect([302, 204, 405], `POST ${url}`).toContain(post.status());
       if (post.status() !== 405) {
-        expect(post.headers().location ?? post.headers()["x-remix-redirect"]).toMatch(/^\/(strefapastora\/logowanie)?$/);
+        expect(post.headers().location ?? post.headers()["x-remix-redirect"]).toMatch(
+          /^\/(strefapastora\/logowanie)?$/,
+        );
       }
     }
   }

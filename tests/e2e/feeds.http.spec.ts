@@ -2,7 +2,11 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { expect, test } from "./fixtures";
 
 const PUBLIC_URL = `http://localhost:${process.env.E2E_PORT ?? 3999}`;
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (n) => ["item", "url"].includes(n) });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  isArray: (n) => ["item", "url"].includes(n),
+});
 
 test("robots.txt keeps crawlers out of the pastor area and names the sitemap", async ({ request }) => {
   const res = await request.get("/robots.txt");

@@ -25,9 +25,15 @@ export interface UploadFile {
 }
 
 /** A small photo in its own colour; `noise` makes it heavy like a real one. */
-export async function photo(name: string, hue = 200, { noise = false, width = 800, height = 600 } = {}): Promise<UploadFile> {
+export async function photo(
+  name: string,
+  hue = 200,
+  { noise = false, width = 800, height = 600 } = {},
+): Promise<UploadFile> {
   const image = noise
-    ? sharp({ create: { width, height, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 80 } } })
+    ? sharp({
+        create: { width, height, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 80 } },
+      })
     : sharp({ create: { width, height, channels: 3, background: `hsl(${hue}, 60%, 50%)` } });
   return { name, mimeType: "image/jpeg", buffer: await image.jpeg({ quality: noise ? 95 : 80 }).toBuffer() };
 }
@@ -54,7 +60,9 @@ export function editorRows(page: Page): Locator {
 
 /** The photo names in the editor, in order. */
 export async function editorOrder(page: Page): Promise<string[]> {
-  return (await page.locator(".editor-images .editor-image-name").allTextContents()).map((t) => t.replace(" (okładka)", "").trim());
+  return (await page.locator(".editor-images .editor-image-name").allTextContents()).map((t) =>
+    t.replace(" (okładka)", "").trim(),
+  );
 }
 
 /** A button of one photo in the editor ('w górę', 'w dół', 'na okładkę', 'usuń'). */
@@ -71,7 +79,10 @@ export async function addPhotos(page: Page, files: UploadFile[], report: string)
 }
 
 /** Fills the album fields of the editor. */
-export async function fillAlbum(page: Page, { title, description, date = OLD_DATE }: { title: string; description?: string; date?: string }) {
+export async function fillAlbum(
+  page: Page,
+  { title, description, date = OLD_DATE }: { title: string; description?: string; date?: string },
+) {
   await page.getByLabel("TYTUŁ").fill(title);
   if (description !== undefined) await page.getByLabel("OPIS", { exact: true }).fill(description);
   await page.getByLabel("DATA").fill(date);
@@ -94,8 +105,12 @@ export async function createAlbum(page: Page, title: string, files: UploadFile[]
 export async function removeTestAlbums(page: Page) {
   await page.goto("/strefapastora/galeria");
   if (!page.url().endsWith("/strefapastora/galeria")) return; // not signed in
-  const ours = page.locator(".album-list > li").filter({ has: page.getByRole("heading", { name: new RegExp(`^${PREFIX}`) }) });
-  const paths = await ours.getByRole("link", { name: /^szczegóły/ }).evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
+  const ours = page
+    .locator(".album-list > li")
+    .filter({ has: page.getByRole("heading", { name: new RegExp(`^${PREFIX}`) }) });
+  const paths = await ours
+    .getByRole("link", { name: /^szczegóły/ })
+    .evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
   if (!paths.length) return;
   const csrf = await page.locator('input[name="csrf"]').first().inputValue();
   for (const path of paths) {

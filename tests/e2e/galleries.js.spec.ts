@@ -35,10 +35,14 @@ async function keyboardDrag(page: Page, name: string, key: "ArrowUp" | "ArrowDow
   for (let i = 1; i <= presses; i++) {
     await page.keyboard.press(key);
     // SPEC §9: each press moves the photo by 25 px.
-    await expect.poll(async () => Math.round((await row.boundingBox())!.y - start)).toBe((key === "ArrowDown" ? 25 : -25) * i);
+    await expect
+      .poll(async () => Math.round((await row.boundingBox())!.y - start))
+      .toBe((key === "ArrowDown" ? 25 : -25) * i);
   }
   // The new order goes to the server as soon as the photo is dropped.
-  const saved = page.waitForResponse((r) => r.url().endsWith("/strefapastora/galeria/dodaj/zdjecia") && r.request().method() === "POST");
+  const saved = page.waitForResponse(
+    (r) => r.url().endsWith("/strefapastora/galeria/dodaj/zdjecia") && r.request().method() === "POST",
+  );
   await page.keyboard.press("Space");
   expect((await saved).status()).toBe(200);
   await expect(page.getByRole("button", { name: "zapisz" })).toBeEnabled();
@@ -57,7 +61,8 @@ test("each file is sent on its own with its own progress bar, without a page loa
   const uploads: string[] = [];
   page.on("request", (r) => {
     const multipart = /^multipart\/form-data/.test(r.headers()["content-type"] ?? "");
-    if (r.method() === "POST" && r.url().endsWith("/strefapastora/galeria/dodaj/zdjecia") && multipart) uploads.push(r.url());
+    if (r.method() === "POST" && r.url().endsWith("/strefapastora/galeria/dodaj/zdjecia") && multipart)
+      uploads.push(r.url());
   });
   // Slow the upstream so the bars are seen moving.
   const cdp = await page.context().newCDPSession(page);
@@ -82,10 +87,18 @@ test("each file is sent on its own with its own progress bar, without a page loa
   // A bar part-way: some bytes sent, not all.
   await expect(list.getByText(/wysyłanie (?:[1-9]|[1-9]\d)%/).first()).toBeVisible({ timeout: 15_000 });
 
-  await expect(page.locator(".upload-report")).toContainText("2 z 3 zdjęć dodano; IMG_0042.HEIC: format HEIC nie jest obsługiwany", {
-    timeout: 30_000,
+  await expect(page.locator(".upload-report")).toContainText(
+    "2 z 3 zdjęć dodano; IMG_0042.HEIC: format HEIC nie jest obsługiwany",
+    {
+      timeout: 30_000,
+    },
+  );
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
   });
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   // The refused file says why, on its own line.
   await expect(list.getByRole("listitem").filter({ hasText: "IMG_0042.HEIC" })).toContainText(
     "IMG_0042.HEIC: format HEIC nie jest obsługiwany",
@@ -107,12 +120,16 @@ test("each file is sent on its own with its own progress bar, without a page loa
   await expect(page.getByLabel("DATA")).toHaveValue(OLD_DATE);
 });
 
-test("photos are reordered by keyboard drag, 25 px per arrow key, and the order is kept and saved", async ({ page }) => {
+test("photos are reordered by keyboard drag, 25 px per arrow key, and the order is kept and saved", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const title = uniqueTitle("Klawiatura");
   await page.goto("/strefapastora/galeria/dodaj");
   await fillAlbum(page, { title });
-  await page.getByLabel("Wybierz zdjęcia").setInputFiles([await photo("A.jpg", 0), await photo("B.jpg", 120), await photo("C.jpg", 240)]);
+  await page
+    .getByLabel("Wybierz zdjęcia")
+    .setInputFiles([await photo("A.jpg", 0), await photo("B.jpg", 120), await photo("C.jpg", 240)]);
   await page.getByRole("button", { name: "dodaj zdjęcie" }).click();
   await expect(page.locator(".upload-report")).toContainText("3 z 3 zdjęć dodano");
   await expect.poll(() => editorOrder(page)).toEqual(["A.jpg", "B.jpg", "C.jpg"]);

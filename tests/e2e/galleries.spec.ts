@@ -57,7 +57,11 @@ test("create with three photos, reorder, save, see the order publicly, rename, d
   await expect(page.getByLabel("DATA")).toHaveValue(today);
 
   await fillAlbum(page, { title, description: "Trzy dni w górach.\nDruga linia." });
-  await addPhotos(page, [await photo("A.jpg", 0), await photo("B.jpg", 120), await photo("C.jpg", 240)], "3 z 3 zdjęć dodano");
+  await addPhotos(
+    page,
+    [await photo("A.jpg", 0), await photo("B.jpg", 120), await photo("C.jpg", 240)],
+    "3 z 3 zdjęć dodano",
+  );
   await expect.poll(() => editorOrder(page)).toEqual(["A.jpg", "B.jpg", "C.jpg"]);
   // The typed values came back with the list.
   await expect(page.getByLabel("TYTUŁ")).toHaveValue(title);
@@ -181,7 +185,12 @@ test("a batch with a refused file adds the others and names the refused one", as
   await fillAlbum(page, { title });
   await addPhotos(
     page,
-    [await photo("IMG_0040.JPG", 10), await photo("IMG_0041.JPG", 70), heic("IMG_0042.HEIC"), await photo("IMG_0043.JPG", 130)],
+    [
+      await photo("IMG_0040.JPG", 10),
+      await photo("IMG_0041.JPG", 70),
+      heic("IMG_0042.HEIC"),
+      await photo("IMG_0043.JPG", 130),
+    ],
     "3 z 4 zdjęć dodano; IMG_0042.HEIC: format HEIC nie jest obsługiwany",
   );
   await expect(page.locator(".upload-report").first()).toContainText("„Najbardziej zgodne”");
@@ -208,12 +217,16 @@ test("an unknown album sends the pastor to the list", async ({ page }) => {
   }
 });
 
-test("eleven photos at once: one request each with JavaScript, a request to send them in parts without", async ({ page }) => {
+test("eleven photos at once: one request each with JavaScript, a request to send them in parts without", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const title = uniqueTitle("Jedenaście");
   await page.goto("/strefapastora/galeria/dodaj");
   await fillAlbum(page, { title });
-  const files = await Promise.all(Array.from({ length: 11 }, (_, i) => photo(`IMG_${100 + i}.jpg`, i * 30, { width: 200, height: 150 })));
+  const files = await Promise.all(
+    Array.from({ length: 11 }, (_, i) => photo(`IMG_${100 + i}.jpg`, i * 30, { width: 200, height: 150 })),
+  );
   await page.getByLabel("Wybierz zdjęcia").setInputFiles(files);
   await page.getByRole("button", { name: "dodaj zdjęcie" }).click();
   if (test.info().project.name === "js") {
@@ -221,7 +234,9 @@ test("eleven photos at once: one request each with JavaScript, a request to send
     await expect.poll(() => editorOrder(page)).toEqual(files.map((f) => f.name));
   } else {
     // The server answers at once, without processing any of them, and keeps what was typed.
-    await expect(page.getByRole("alert")).toHaveText("Za dużo plików naraz (maksymalnie 10). Wyślij je w kilku częściach.");
+    await expect(page.getByRole("alert")).toHaveText(
+      "Za dużo plików naraz (maksymalnie 10). Wyślij je w kilku częściach.",
+    );
     await expect(page.getByLabel("TYTUŁ")).toHaveValue(title);
     await expect(page.locator(".editor-images > li")).toHaveCount(0);
     await addPhotos(page, files.slice(0, 10), "10 z 10 zdjęć dodano");

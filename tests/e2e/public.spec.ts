@@ -154,14 +154,17 @@ test("gallery: albums newest first, album page with photos opening large in a ne
   await page.goto("/galeria");
   const cards = page.locator(".cards > li");
   await expect(cards.first().getByRole("heading")).toHaveText("Piknik zborowy 2025");
-  await cards.first().getByRole("link", { name: /szczegóły/ }).click();
+  await cards
+    .first()
+    .getByRole("link", { name: /szczegóły/ })
+    .click();
   await expect(page).toHaveURL(/\/galeria\/Piknik%20zborowy%202025$/);
   await expect(page.getByRole("heading", { level: 1, name: "Piknik zborowy 2025" })).toBeVisible();
   const photos = page.locator(".photo-grid a");
   await expect(photos).toHaveCount(5);
   await expect(photos.first()).toHaveAttribute("target", "_blank");
   await expect(photos.first()).toHaveAttribute("href", /\.jpg$/);
-  const full = await page.request.get(await photos.first().getAttribute("href") as string);
+  const full = await page.request.get((await photos.first().getAttribute("href")) as string);
   expect(full.headers()["content-type"]).toBe("image/jpeg");
   expect(full.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
   await page.getByRole("link", { name: "wróć" }).click();
@@ -176,7 +179,10 @@ test("about: creed, history photos in new tabs, testimonies", async ({ page }) =
   await expect(photos.first()).toHaveAttribute("target", "_blank");
   await expect(photos.first().locator("img")).toHaveAttribute("loading", "lazy");
   await expect(page.getByRole("link", { name: /czytaj więcej/ })).toHaveCount(5);
-  await page.getByRole("link", { name: /czytaj więcej/ }).nth(2).click();
+  await page
+    .getByRole("link", { name: /czytaj więcej/ })
+    .nth(2)
+    .click();
   await expect(page).toHaveURL(/\/onas\/swiadectwa\/3$/);
   await expect(page.getByRole("heading", { level: 1, name: church.testimonies[2].name })).toBeVisible();
 });
@@ -203,7 +209,15 @@ test("ministries, contact and calendar show the fixed content", async ({ page })
 
 test("privacy policy lists the data-subject rights and leads back home", async ({ page }) => {
   await page.goto("/polityka-prywatnosci");
-  for (const right of ["dostępu", "sprostowania", "usunięcia", "ograniczenia", "przenoszenia", "cofnięcia zgody", "skargi"]) {
+  for (const right of [
+    "dostępu",
+    "sprostowania",
+    "usunięcia",
+    "ograniczenia",
+    "przenoszenia",
+    "cofnięcia zgody",
+    "skargi",
+  ]) {
     await expect(page.locator("main")).toContainText(right);
   }
   await page.getByRole("link", { name: "Powrót na stronę główną" }).click();

@@ -1,6 +1,15 @@
 import { expect, test } from "./fixtures";
 
-const DOCUMENTS = ["/", "/onas", "/aktualnosci", "/aktualnosci/1735000000000", "/galeria", "/kontakt", "/kalendarz", "/strefapastora/logowanie"];
+const DOCUMENTS = [
+  "/",
+  "/onas",
+  "/aktualnosci",
+  "/aktualnosci/1735000000000",
+  "/galeria",
+  "/kontakt",
+  "/kalendarz",
+  "/strefapastora/logowanie",
+];
 const OTHER = [
   "/favicon.ico",
   "/logo.svg",
@@ -35,7 +44,10 @@ test("documents: an enforced policy whose nonce is on every script", async ({ re
     }
     expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
     const frames = csp.match(/frame-src ([^;]+)/)?.[1] ?? "";
-    expect(frames.split(" ").every((src) => /^https:\/\/(www|maps|calendar)\.google\.com$/.test(src)), frames).toBe(true);
+    expect(
+      frames.split(" ").every((src) => /^https:\/\/(www|maps|calendar)\.google\.com$/.test(src)),
+      frames,
+    ).toBe(true);
     const nonce = csp.match(/'nonce-([^']+)'/)![1];
     const html = await res.text();
     const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);

@@ -7,7 +7,6 @@ import { PUBLIC_PAGES, expect, test } from "./fixtures";
 // the one the browser uses, so every absolute link must come from the setting.
 const PUBLIC_URL = `http://localhost:${process.env.E2E_PORT ?? 3999}`;
 
-
 const attr = (page: Page, selector: string, name = "content") => page.locator(`head ${selector}`).getAttribute(name);
 
 async function expectSharingTags(page: Page, path: string) {

@@ -29,7 +29,15 @@ const TARGETS = [
   `/strefapastora/galeria/${ALBUM}`,
 ];
 
-const CONTENT_TABLES = ["articles", "galleries", "gallery_images", "history_photos", "users", "gallery_drafts", "gallery_draft_images"];
+const CONTENT_TABLES = [
+  "articles",
+  "galleries",
+  "gallery_images",
+  "history_photos",
+  "users",
+  "gallery_drafts",
+  "gallery_draft_images",
+];
 
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
 let server: RunningServer;
@@ -39,7 +47,12 @@ let csrf = "";
 beforeAll(async () => {
   if (!hasPostgres) return;
   scratch = await createScratchDatabase("fuzz");
-  server = await startBuiltServer({ DATABASE_URL: scratch.url, SEED_DEMO: "1", ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD });
+  server = await startBuiltServer({
+    DATABASE_URL: scratch.url,
+    SEED_DEMO: "1",
+    ADMIN_EMAIL: EMAIL,
+    ADMIN_PASSWORD: PASSWORD,
+  });
   const page = await fetch(`${server.base}/strefapastora/logowanie`);
   const loginCsrf = (await page.text()).match(/name="csrf" value="([^"]+)"/)![1];
   const login = await fetch(`${server.base}/strefapastora/logowanie`, {
@@ -47,13 +60,19 @@ beforeAll(async () => {
     redirect: "manual",
     headers: {
       Origin: server.base,
-      Cookie: page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "),
+      Cookie: page.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; "),
       "Content-Type": "application/x-www-form-urlencoded",
     },
     body: new URLSearchParams({ csrf: loginCsrf, email: EMAIL, password: PASSWORD }),
   });
   expect(login.status).toBe(302);
-  cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const panel = await fetch(`${server.base}/strefapastora/artykuly/dodaj`, { headers: { Cookie: cookie } });
   csrf = (await panel.text()).match(/name="csrf" value="([^"]+)"/)![1];
 }, 120_000);
@@ -69,7 +88,9 @@ async function contentSnapshot() {
   try {
     const out: Record<string, string> = {};
     for (const table of CONTENT_TABLES) {
-      const [row] = await sql.unsafe(`select count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from "${table}" t`);
+      const [row] = await sql.unsafe(
+        `select count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from "${table}" t`,
+      );
       out[table] = `${row.n}:${row.h}`;
     }
     return out;
@@ -93,7 +114,11 @@ function multipart(parts: [string, string | Buffer | FilePart][]): Buffer {
   for (const [name, value] of parts) {
     if (typeof value === "object" && !Buffer.isBuffer(value)) {
       const f = value;
-      chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`,
+        ),
+      );
       chunks.push(f.data, Buffer.from("\r\n"));
     } else {
       chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`));
@@ -110,42 +135,120 @@ function payloads(): Body[] {
   const invalidUtf8 = Buffer.from([0x41, 0xc3, 0x28, 0xff, 0xfe, 0x42]);
   const textAsJpeg = { filename: "zdjecie.jpg", type: "image/jpeg", data: Buffer.from("to nie jest zdjęcie") };
   const traversal = { filename: "../../../../etc/passwd.jpg", type: "image/jpeg", data: Buffer.from("root:x:0:0") };
-  const htmlAsPng = { filename: "..\\..\\strona.png", type: "image/png", data: Buffer.from("<script>alert(1)</script>") };
+  const htmlAsPng = {
+    filename: "..\\..\\strona.png",
+    type: "image/png",
+    data: Buffer.from("<script>alert(1)</script>"),
+  };
   const urlencoded = "application/x-www-form-urlencoded";
   return [
     { label: "only the token", body: new URLSearchParams({ csrf }), type: urlencoded },
-    { label: "missing everything but an intent", body: new URLSearchParams({ csrf, intent: "save" }), type: urlencoded },
+    {
+      label: "missing everything but an intent",
+      body: new URLSearchParams({ csrf, intent: "save" }),
+      type: urlencoded,
+    },
     {
       // A blank first value must not be filled in by a later one.
       label: "repeated fields",
       body: `csrf=${csrf}&header=&header=b&text=&text=y&date=&date=2026-01-01&intent=save&intent=delete&title=&title=b&confirmed=&confirmed=1`,
       type: urlencoded,
     },
-    { label: "numbers where text goes", body: new URLSearchParams({ csrf, header: "1e309", text: "-0", date: "99999999", title: "NaN", intent: "42", position: "1e9" }), type: urlencoded },
-    { label: "10 MB text (urlencoded)", body: `csrf=${csrf}&header=x&date=2025-01-01&text=${encodeURIComponent(tenMb)}`, type: urlencoded },
-    { label: "NUL bytes", body: new URLSearchParams({ csrf, header: "a\u0000b", text: "\u0000", date: "2025-01-01\u0000", title: "\u0000", description: "x\u0000" }), type: urlencoded },
+    {
+      label: "numbers where text goes",
+      body: new URLSearchParams({
+        csrf,
+        header: "1e309",
+        text: "-0",
+        date: "99999999",
+        title: "NaN",
+        intent: "42",
+        position: "1e9",
+      }),
+      type: urlencoded,
+    },
+    {
+      label: "10 MB text (urlencoded)",
+      body: `csrf=${csrf}&header=x&date=2025-01-01&text=${encodeURIComponent(tenMb)}`,
+      type: urlencoded,
+    },
+    {
+      label: "NUL bytes",
+      body: new URLSearchParams({
+        csrf,
+        header: "a\u0000b",
+        text: "\u0000",
+        date: "2025-01-01\u0000",
+        title: "\u0000",
+        description: "x\u0000",
+      }),
+      type: urlencoded,
+    },
     {
       label: "invalid UTF-8 (multipart)",
-      body: multipart([["csrf", csrf], ["header", invalidUtf8], ["text", invalidUtf8], ["title", invalidUtf8], ["date", "2025-01-01"]]),
+      body: multipart([
+        ["csrf", csrf],
+        ["header", invalidUtf8],
+        ["text", invalidUtf8],
+        ["title", invalidUtf8],
+        ["date", "2025-01-01"],
+      ]),
       type: MULTIPART,
     },
     {
       label: "a text file named .jpg",
-      body: multipart([["csrf", csrf], ["header", "Nagłówek"], ["text", "Treść"], ["date", "2025-01-01"], ["changeImage", "on"], ["title", "Fuzz album"], ["intent", "upload"], ["image", textAsJpeg]]),
+      body: multipart([
+        ["csrf", csrf],
+        ["header", "Nagłówek"],
+        ["text", "Treść"],
+        ["date", "2025-01-01"],
+        ["changeImage", "on"],
+        ["title", "Fuzz album"],
+        ["intent", "upload"],
+        ["image", textAsJpeg],
+      ]),
       type: MULTIPART,
     },
     {
       label: "path-traversal file names",
-      body: multipart([["csrf", csrf], ["header", "Nagłówek"], ["text", "Treść"], ["date", "2025-01-01"], ["changeImage", "on"], ["title", "Fuzz album 2"], ["intent", "upload"], ["image", traversal], ["photos", htmlAsPng]]),
+      body: multipart([
+        ["csrf", csrf],
+        ["header", "Nagłówek"],
+        ["text", "Treść"],
+        ["date", "2025-01-01"],
+        ["changeImage", "on"],
+        ["title", "Fuzz album 2"],
+        ["intent", "upload"],
+        ["image", traversal],
+        ["photos", htmlAsPng],
+      ]),
       type: MULTIPART,
     },
-    { label: "10 MB text (multipart)", body: multipart([["csrf", csrf], ["header", "x"], ["text", tenMb], ["title", tenMb], ["date", "2025-01-01"]]), type: MULTIPART },
+    {
+      label: "10 MB text (multipart)",
+      body: multipart([
+        ["csrf", csrf],
+        ["header", "x"],
+        ["text", tenMb],
+        ["title", tenMb],
+        ["date", "2025-01-01"],
+      ]),
+      type: MULTIPART,
+    },
     {
       label: "malformed multipart: no closing delimiter",
-      body: Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${csrf}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="header"\r\n\r\nurwane`)]),
+      body: Buffer.concat([
+        Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${csrf}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="header"\r\n\r\nurwane`,
+        ),
+      ]),
       type: MULTIPART,
     },
-    { label: "malformed multipart: garbage", body: Buffer.from(`csrf=${csrf}\r\n\r\n--nope--\r\n\u0000\u0001`), type: MULTIPART },
+    {
+      label: "malformed multipart: garbage",
+      body: Buffer.from(`csrf=${csrf}\r\n\r\n--nope--\r\n\u0000\u0001`),
+      type: MULTIPART,
+    },
     { label: "malformed multipart: no boundary", body: multipart([["csrf", csrf]]), type: "multipart/form-data" },
     { label: "JSON body", body: JSON.stringify({ csrf, header: "x" }), type: "application/json" },
   ];
@@ -177,7 +280,8 @@ it.runIf(hasPostgres)(
         const polishMessage = /role="alert"|Czy napewno/.test(text);
         // 'dodaj zdjęcie' with no file chosen does nothing (SPEC §5): the form comes back as it was.
         const sameForm = text.includes('name="csrf"');
-        const acceptable = (status >= 400 && status < 500) || status === 302 || (status === 200 && (polishMessage || sameForm));
+        const acceptable =
+          (status >= 400 && status < 500) || status === 302 || (status === 200 && (polishMessage || sameForm));
         if (status >= 500 || !acceptable) failures.push(`${target} · ${label}: ${status}`);
       }
     }
@@ -191,7 +295,17 @@ it.runIf(hasPostgres)(
 );
 
 it.runIf(hasPostgres)("public routes with random and hostile ids and slugs never answer 5xx", async () => {
-  const hostile = ["%E0%A4%A", "..%2F..%2Fetc%2Fpasswd", "%00", "x".repeat(5000), "'%20OR%201=1--", "%F0%9F%99%8F", "<script>", "%2e%2e", "a%2Fb%3F%23%26%25"];
+  const hostile = [
+    "%E0%A4%A",
+    "..%2F..%2Fetc%2Fpasswd",
+    "%00",
+    "x".repeat(5000),
+    "'%20OR%201=1--",
+    "%F0%9F%99%8F",
+    "<script>",
+    "%2e%2e",
+    "a%2Fb%3F%23%26%25",
+  ];
   let seed = 7;
   const random = () => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;

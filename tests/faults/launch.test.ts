@@ -25,8 +25,15 @@ describe("what server/index.mjs relies on in @remix-run/serve", () => {
     expect(cli, "remix-serve no longer loads morgan with require()").toMatch(/require\('morgan'\)/);
     expect(cli, "remix-serve no longer listens with app.listen()").toMatch(/app\.listen\(port/);
     // app.listen is http.createServer(app).listen(...) in Express.
-    const express = fs.readFileSync(require.resolve("express/lib/application.js", { paths: [path.dirname(require.resolve("@remix-run/serve/package.json"))] }), "utf8");
-    expect(express, "Express no longer creates its server with http.createServer").toMatch(/http\.createServer\(this\)/);
+    const express = fs.readFileSync(
+      require.resolve("express/lib/application.js", {
+        paths: [path.dirname(require.resolve("@remix-run/serve/package.json"))],
+      }),
+      "utf8",
+    );
+    expect(express, "Express no longer creates its server with http.createServer").toMatch(
+      /http\.createServer\(this\)/,
+    );
   });
 });
 
@@ -83,7 +90,9 @@ describe("start-up", () => {
       // The account was printed before anything could connect.
       expect(printedWhenOpen).toContain("Konto demonstracyjne pastora");
       const output = spawned.output();
-      expect(output.indexOf("Konto demonstracyjne pastora")).toBeLessThan(output.indexOf("[remix-serve] http://localhost"));
+      expect(output.indexOf("Konto demonstracyjne pastora")).toBeLessThan(
+        output.indexOf("[remix-serve] http://localhost"),
+      );
       // The demo content was there at the first page.
       const news = await (await fetch(`${spawned.base}/aktualnosci`)).text();
       expect(news).toContain("Nabożeństwo dziękczynne");
@@ -115,7 +124,9 @@ describe("start-up", () => {
     const code = await spawned.exited;
     fs.rmSync(spawned.dataDir, { recursive: true, force: true });
     expect(code).toBe(1);
-    expect(spawned.output()).toMatch(/Start failed: Invalid configuration in environment variables:\n\s+DATABASE_URL: must start with postgres:\/\//);
+    expect(spawned.output()).toMatch(
+      /Start failed: Invalid configuration in environment variables:\n\s+DATABASE_URL: must start with postgres:\/\//,
+    );
     expect(spawned.output()).not.toContain("    at ");
   }, 30_000);
 });

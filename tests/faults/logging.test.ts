@@ -54,7 +54,10 @@ it("keeps passwords, session cookies and tokens out of the log", async () => {
   const html = await page.text();
   const csrf = html.match(/name="csrf" value="([^"]+)"/)?.[1];
   expect(csrf).toBeTruthy();
-  const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const login = await fetch(`${server.base}/strefapastora/logowanie`, {
     method: "POST",
     redirect: "manual",
@@ -62,7 +65,10 @@ it("keeps passwords, session cookies and tokens out of the log", async () => {
     body: new URLSearchParams({ csrf: csrf!, email: "logi@example.org", password: PASSWORD }),
   });
   expect(login.status).toBe(302);
-  const pair = login.headers.getSetCookie().find((c) => /session=/.test(c))!.split(";")[0];
+  const pair = login.headers
+    .getSetCookie()
+    .find((c) => /session=/.test(c))!
+    .split(";")[0];
   const session = pair.split("=")[1];
   const panel = await fetch(`${server.base}/strefapastora`, { headers: { Cookie: pair }, redirect: "manual" });
   expect(panel.status).toBe(200);

@@ -24,7 +24,8 @@ export interface RunningServer extends SpawnedServer {
 
 /** Starts the server without waiting for it; the caller decides what to wait for. */
 export async function spawnBuiltServer(env: Record<string, string>, cwd = process.cwd()): Promise<SpawnedServer> {
-  if (!fs.existsSync(path.join(cwd, "build/index.js"))) throw new Error("build/index.js missing: run `npm run build` first");
+  if (!fs.existsSync(path.join(cwd, "build/index.js")))
+    throw new Error("build/index.js missing: run `npm run build` first");
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zbor-fault-"));
   let log = "";

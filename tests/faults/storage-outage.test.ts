@@ -38,7 +38,13 @@ let store: S3Storage;
 let cookie = "";
 
 async function startStorage() {
-  s3rver = new S3rver({ address: "127.0.0.1", port, silent: true, directory: dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  s3rver = new S3rver({
+    address: "127.0.0.1",
+    port,
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   await s3rver.run();
   // After the chosen number of stored objects, the storage goes away at
   // once, dropping the connection still waiting for its answer.
@@ -94,7 +100,9 @@ async function pageToken(pathname: string) {
 }
 
 async function jpeg(name: string, width = 1600, height = 1200) {
-  const data = await sharp({ create: { width, height, channels: 3, background: "#557799" } }).jpeg().toBuffer();
+  const data = await sharp({ create: { width, height, channels: 3, background: "#557799" } })
+    .jpeg()
+    .toBuffer();
   return new File([data], name, { type: "image/jpeg" });
 }
 
@@ -102,7 +110,9 @@ async function submit(pathname: string, fields: Record<string, string | File>, {
   const body = new FormData();
   body.append("csrf", await pageToken(pathname));
   for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  const routeId = pathname.includes("edytuj") ? "routes/strefapastora.artykuly.edytuj.$id" : "routes/strefapastora.artykuly.dodaj";
+  const routeId = pathname.includes("edytuj")
+    ? "routes/strefapastora.artykuly.edytuj.$id"
+    : "routes/strefapastora.artykuly.dodaj";
   const url = `${server.base}${pathname}${data ? `?_data=${encodeURIComponent(routeId)}` : ""}`;
   return fetch(url, { method: "POST", redirect: "manual", headers: { Origin: server.base, Cookie: cookie }, body });
 }
@@ -117,7 +127,8 @@ interface Row {
   image_height: number | null;
 }
 
-const rows = () => sql<Row[]>`select id, header, text, date, image_key, image_width, image_height from articles order by id`;
+const rows = () =>
+  sql<Row[]>`select id, header, text, date, image_key, image_width, image_height from articles order by id`;
 
 async function missingFiles() {
   const missing: string[] = [];
@@ -148,7 +159,13 @@ describe.runIf(hasPostgres)("S3 storage stopped during an article save", () => {
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
     });
-    store = s3Storage({ bucket: BUCKET, region: "us-east-1", endpoint, forcePathStyle: true, credentials: CREDENTIALS });
+    store = s3Storage({
+      bucket: BUCKET,
+      region: "us-east-1",
+      endpoint,
+      forcePathStyle: true,
+      credentials: CREDENTIALS,
+    });
     await signIn();
   }, 120_000);
 

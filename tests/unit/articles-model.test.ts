@@ -84,9 +84,13 @@ const article = { header: "Nabożeństwo", text: "Zapraszamy.", date: "2025-05-0
 /** Makes the database refuse a write to articles, as a failing database would. */
 async function refuseWrites(op: "insert" | "update" | "delete") {
   const d = await db();
-  await d.execute(sql.raw(`create or replace function refuse_article() returns trigger language plpgsql as $$
-    begin raise exception 'writes to articles refused by the test'; end $$`));
-  await d.execute(sql.raw(`create trigger refuse_article before ${op} on articles for each row execute function refuse_article()`));
+  await d.execute(
+    sql.raw(`create or replace function refuse_article() returns trigger language plpgsql as $$
+    begin raise exception 'writes to articles refused by the test'; end $$`),
+  );
+  await d.execute(
+    sql.raw(`create trigger refuse_article before ${op} on articles for each row execute function refuse_article()`),
+  );
   return async () => {
     await d.execute(sql.raw("drop trigger refuse_article on articles"));
   };
@@ -128,7 +132,13 @@ describe("adding an article", () => {
 
   it("gives two saves in the same millisecond different ids", async () => {
     vi.spyOn(clock, "now").mockReturnValue(new Date(1_750_000_000_000));
-    await insertArticle({ id: "1750000000000", header: "Już jest", imageKey: null, imageWidth: null, imageHeight: null });
+    await insertArticle({
+      id: "1750000000000",
+      header: "Już jest",
+      imageKey: null,
+      imageWidth: null,
+      imageHeight: null,
+    });
     const results = await Promise.all([
       createArticle({ ...article, header: "Pierwszy", image: await photo("a.jpg") }),
       createArticle({ ...article, header: "Drugi", image: await photo("a.jpg") }),
@@ -149,7 +159,12 @@ describe("adding an article", () => {
 
   it("names every missing field, the photo included", async () => {
     const result = await createArticle({ header: "Nagłówek", text: " ", date: "", image: null });
-    expect(result).toEqual({ ok: false, status: 400, message: "Wypełnij wszystkie pola", fields: ["text", "date", "image"] });
+    expect(result).toEqual({
+      ok: false,
+      status: 400,
+      message: "Wypełnij wszystkie pola",
+      fields: ["text", "date", "image"],
+    });
   });
 
   it.each([
@@ -267,7 +282,11 @@ describe("editing an article", () => {
       image: await photo("nowe.jpg", { width: 1200, height: 900 }),
     });
     expect(result.ok).toBe(true);
-    expect(await row(before.id)).toMatchObject({ imageKey: "aktualnosci/nowe.jpg", imageWidth: 1200, imageHeight: 900 });
+    expect(await row(before.id)).toMatchObject({
+      imageKey: "aktualnosci/nowe.jpg",
+      imageWidth: 1200,
+      imageHeight: 900,
+    });
     expect(await storedKeys()).toEqual([
       "aktualnosci/nowe-1200.jpeg",
       "aktualnosci/nowe-1200.webp",
@@ -290,15 +309,28 @@ describe("editing an article", () => {
   it("asks for a photo when 'Zmień zdjęcie' is ticked without one", async () => {
     const before = await existing();
     const result = await updateArticle({ id: before.id, ...article, header: "Zmiana", changeImage: "1", image: null });
-    expect(result).toMatchObject({ ok: false, message: "Jeśli chcesz zmienić zdjęcie, wybierz zdjęcie!", fields: ["image"] });
+    expect(result).toMatchObject({
+      ok: false,
+      message: "Jeśli chcesz zmienić zdjęcie, wybierz zdjęcie!",
+      fields: ["image"],
+    });
     expect(await row(before.id)).toEqual(before);
   });
 
   it("keeps a legacy comma date when no new date is chosen, and takes a new one", async () => {
-    const legacy = await insertArticle({ date: "12 września 2020, sobota", imageKey: null, imageWidth: null, imageHeight: null });
-    expect(await updateArticle({ id: legacy.id, header: "Modlitwa", text: "Treść", date: "" })).toMatchObject({ ok: true });
+    const legacy = await insertArticle({
+      date: "12 września 2020, sobota",
+      imageKey: null,
+      imageWidth: null,
+      imageHeight: null,
+    });
+    expect(await updateArticle({ id: legacy.id, header: "Modlitwa", text: "Treść", date: "" })).toMatchObject({
+      ok: true,
+    });
     expect((await row(legacy.id)).date).toBe("12 września 2020, sobota");
-    expect(await updateArticle({ id: legacy.id, header: "Modlitwa", text: "Treść", date: "2020-09-12" })).toMatchObject({ ok: true });
+    expect(await updateArticle({ id: legacy.id, header: "Modlitwa", text: "Treść", date: "2020-09-12" })).toMatchObject(
+      { ok: true },
+    );
     expect((await row(legacy.id)).date).toBe("2020-09-12");
   });
 
@@ -314,7 +346,13 @@ describe("editing an article", () => {
     const before = await existing();
     const allow = await refuseWrites("update");
     try {
-      const result = await updateArticle({ id: before.id, ...article, header: "Zmiana", changeImage: "1", image: await photo("nowe.jpg") });
+      const result = await updateArticle({
+        id: before.id,
+        ...article,
+        header: "Zmiana",
+        changeImage: "1",
+        image: await photo("nowe.jpg"),
+      });
       expect(result).toMatchObject({ ok: false, message: ARTICLE_MESSAGES.saveFailed });
     } finally {
       await allow();
@@ -373,7 +411,12 @@ describe("disk storage failing in the middle of a save", () => {
   it("adds nothing, keeps the typed text out of the database, and leaves no files", async () => {
     await blockKey("aktualnosci/awaria.jpg");
     const result = await createArticle({ ...article, image: await photo("awaria.jpg") });
-    expect(result).toEqual({ ok: false, status: 503, message: "Nie udało się zapisać zdjęcia. Spróbuj ponownie.", fields: ["image"] });
+    expect(result).toEqual({
+      ok: false,
+      status: 503,
+      message: "Nie udało się zapisać zdjęcia. Spróbuj ponownie.",
+      fields: ["image"],
+    });
     expect(await rows()).toEqual([]);
     expect(await storedKeys()).toEqual([]);
   });
@@ -383,7 +426,14 @@ describe("disk storage failing in the middle of a save", () => {
     if (!created.ok) throw new Error(created.message);
     const before = await row(created.id);
     await blockKey("aktualnosci/awaria.jpg");
-    const result = await updateArticle({ id: created.id, header: "Zmiana", text: "Inna", date: "2025-07-07", changeImage: "1", image: await photo("awaria.jpg") });
+    const result = await updateArticle({
+      id: created.id,
+      header: "Zmiana",
+      text: "Inna",
+      date: "2025-07-07",
+      changeImage: "1",
+      image: await photo("awaria.jpg"),
+    });
     expect(result).toMatchObject({ ok: false, status: 503, message: ARTICLE_MESSAGES.storageFailed });
     expect(await row(created.id)).toEqual(before);
     expect(await missingFiles()).toEqual([]);
@@ -433,7 +483,13 @@ describe("S3 storage (s3rver) stopped in the middle of a save", () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-s3rver-"));
     port = 0;
     await start();
-    s3 = s3Storage({ bucket: "artykuly", region: "us-east-1", endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, credentials: CREDENTIALS });
+    s3 = s3Storage({
+      bucket: "artykuly",
+      region: "us-east-1",
+      endpoint: `http://127.0.0.1:${port}`,
+      forcePathStyle: true,
+      credentials: CREDENTIALS,
+    });
     await (await s3.client()).send(new CreateBucketCommand({ Bucket: s3.bucket }));
   });
   afterAll(async () => {
@@ -449,13 +505,24 @@ describe("S3 storage (s3rver) stopped in the middle of a save", () => {
   }
 
   it("adds nothing and says so in Polish; every row's files exist afterwards", async () => {
-    const kept = await createArticle({ ...article, header: "Przed awarią", image: await photo("przed.jpg") }, { store: s3 });
+    const kept = await createArticle(
+      { ...article, header: "Przed awarią", image: await photo("przed.jpg") },
+      { store: s3 },
+    );
     expect(kept.ok).toBe(true);
 
     puts = 0;
     stopAfterPuts = 1;
-    const result = await createArticle({ ...article, header: "W czasie awarii", image: await photo("awaria.jpg") }, { store: s3 });
-    expect(result).toEqual({ ok: false, status: 503, message: "Nie udało się zapisać zdjęcia. Spróbuj ponownie.", fields: ["image"] });
+    const result = await createArticle(
+      { ...article, header: "W czasie awarii", image: await photo("awaria.jpg") },
+      { store: s3 },
+    );
+    expect(result).toEqual({
+      ok: false,
+      status: 503,
+      message: "Nie udało się zapisać zdjęcia. Spróbuj ponownie.",
+      fields: ["image"],
+    });
     expect(puts).toBe(1);
 
     await restart();
@@ -473,7 +540,14 @@ describe("S3 storage (s3rver) stopped in the middle of a save", () => {
     puts = 0;
     stopAfterPuts = 2;
     const result = await updateArticle(
-      { id: created.id, header: "Zmiana", text: "Inna treść", date: "2025-07-07", changeImage: "1", image: await photo("nowe.jpg", { width: 1600, height: 1200 }) },
+      {
+        id: created.id,
+        header: "Zmiana",
+        text: "Inna treść",
+        date: "2025-07-07",
+        changeImage: "1",
+        image: await photo("nowe.jpg", { width: 1600, height: 1200 }),
+      },
       { store: s3 },
     );
     expect(result).toMatchObject({ ok: false, status: 503, message: ARTICLE_MESSAGES.storageFailed });

@@ -28,7 +28,9 @@ beforeAll(async () => {
   await resetDatabase();
   await addPastor();
   session = await signIn(PASTOR);
-  const res = await settle(async () => addLoader({ request: get("/strefapastora/artykuly/dodaj"), params: {}, context: {} }));
+  const res = await settle(async () =>
+    addLoader({ request: get("/strefapastora/artykuly/dodaj"), params: {}, context: {} }),
+  );
   csrf = ((await res.json()) as { csrf: string }).csrf;
 });
 
@@ -54,7 +56,9 @@ function post(path: string, body: FormData | URLSearchParams) {
 }
 
 async function jpegFile(name: string, width = 1000, height = 750) {
-  const data = await sharp({ create: { width, height, channels: 3, background: "#6699cc" } }).jpeg().toBuffer();
+  const data = await sharp({ create: { width, height, channels: 3, background: "#6699cc" } })
+    .jpeg()
+    .toBuffer();
   return new File([data], name, { type: "image/jpeg" });
 }
 
@@ -73,7 +77,9 @@ describe("the article list", () => {
     await insertArticle({ header: "Starszy", date: "2024-01-01" });
     await insertArticle({ header: "Nowszy", date: "2025-01-01" });
     await insertArticle({ header: "Dawny", date: "12 września 2020, sobota" });
-    const res = await settle(async () => listLoader({ request: get("/strefapastora/artykuly"), params: {}, context: {} }));
+    const res = await settle(async () =>
+      listLoader({ request: get("/strefapastora/artykuly"), params: {}, context: {} }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     const data = await body<{ email: string; csrf: string; articles: { header: string; question: string }[] }>(res);
@@ -105,7 +111,12 @@ describe("adding", () => {
     expect(res.headers.get("Location")).toBe("/strefapastora/artykuly");
 
     const [saved] = await allRows();
-    expect(saved).toMatchObject({ header: "Koncert", text: "Zapraszamy\nw sobotę.", date: "2025-09-13", imageKey: "aktualnosci/IMG_2001.jpg" });
+    expect(saved).toMatchObject({
+      header: "Koncert",
+      text: "Zapraszamy\nw sobotę.",
+      date: "2025-09-13",
+      imageKey: "aktualnosci/IMG_2001.jpg",
+    });
     expect(Number(saved.id)).toBeGreaterThan(Date.now() - 60_000);
 
     // The next page shows the message once.
@@ -131,7 +142,10 @@ describe("adding", () => {
   it("refuses an incomplete form with 'Wypełnij wszystkie pola', returning what was typed", async () => {
     const res = await settle(async () =>
       addAction({
-        request: post("/strefapastora/artykuly/dodaj", form({ image: await jpegFile("a.jpg"), header: "Tylko nagłówek", text: "", date: "" })),
+        request: post(
+          "/strefapastora/artykuly/dodaj",
+          form({ image: await jpegFile("a.jpg"), header: "Tylko nagłówek", text: "", date: "" }),
+        ),
         params: {},
         context: {},
       }),
@@ -150,7 +164,10 @@ describe("adding", () => {
   it("refuses a form with no photo chosen (an empty file part)", async () => {
     const res = await settle(async () =>
       addAction({
-        request: post("/strefapastora/artykuly/dodaj", form({ image: emptyFile(), header: "N", text: "T", date: "2025-01-01" })),
+        request: post(
+          "/strefapastora/artykuly/dodaj",
+          form({ image: emptyFile(), header: "N", text: "T", date: "2025-01-01" }),
+        ),
         params: {},
         context: {},
       }),
@@ -163,7 +180,10 @@ describe("adding", () => {
     const fake = new File(["to nie jest zdjęcie\n".repeat(40)], "zdjecie.jpg", { type: "image/jpeg" });
     const res = await settle(async () =>
       addAction({
-        request: post("/strefapastora/artykuly/dodaj", form({ image: fake, header: "Nagłówek", text: "Długa treść", date: "2025-01-01" })),
+        request: post(
+          "/strefapastora/artykuly/dodaj",
+          form({ image: fake, header: "Nagłówek", text: "Długa treść", date: "2025-01-01" }),
+        ),
         params: {},
         context: {},
       }),
@@ -185,12 +205,16 @@ describe("adding", () => {
       }),
     );
     expect(plain.status).toBe(400);
-    expect((await body(plain)).error).toBe("Nie udało się odczytać przesłanego formularza. Spróbuj wysłać go jeszcze raz.");
+    expect((await body(plain)).error).toBe(
+      "Nie udało się odczytać przesłanego formularza. Spróbuj wysłać go jeszcze raz.",
+    );
 
     const two = form({ header: "N", text: "T", date: "2025-01-01" });
     two.append("image", await jpegFile("a.jpg"));
     two.append("image", await jpegFile("b.jpg"));
-    const res = await settle(async () => addAction({ request: post("/strefapastora/artykuly/dodaj", two), params: {}, context: {} }));
+    const res = await settle(async () =>
+      addAction({ request: post("/strefapastora/artykuly/dodaj", two), params: {}, context: {} }),
+    );
     expect(res.status).toBe(413);
     expect((await body(res)).values).toMatchObject({ header: "N", text: "T" });
     expect(await allRows()).toEqual([]);
@@ -204,7 +228,11 @@ describe("hostile input", () => {
     const chunks: Buffer[] = [];
     for (const p of parts) {
       const disposition = `form-data; name="${p.name}"${p.filename === undefined ? "" : `; filename="${p.filename}"`}`;
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`, "latin1"), Buffer.from(p.data), Buffer.from("\r\n"));
+      chunks.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`, "latin1"),
+        Buffer.from(p.data),
+        Buffer.from("\r\n"),
+      );
     }
     chunks.push(Buffer.from(`--${boundary}--\r\n`));
     return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
@@ -216,14 +244,42 @@ describe("hostile input", () => {
     const image = Buffer.from(await (await jpegFile("x.jpg", 64, 48)).arrayBuffer());
     const bodies = [
       // Bytes that are not UTF-8, and a NUL, in the text fields.
-      rawMultipart([{ name: "csrf", data: csrf }, { name: "header", data: Buffer.from([0x4e, 0xc3, 0x28, 0xff]) }, { name: "text", data: "T" }, { name: "date", data: "2025-01-01" }, { name: "image", filename: "a.jpg", data: image }]),
-      rawMultipart([{ name: "csrf", data: csrf }, { name: "header", data: "N\u0000" }, { name: "text", data: "T" }, { name: "date", data: "2025-01-01" }, { name: "image", filename: "a.jpg", data: image }]),
+      rawMultipart([
+        { name: "csrf", data: csrf },
+        { name: "header", data: Buffer.from([0x4e, 0xc3, 0x28, 0xff]) },
+        { name: "text", data: "T" },
+        { name: "date", data: "2025-01-01" },
+        { name: "image", filename: "a.jpg", data: image },
+      ]),
+      rawMultipart([
+        { name: "csrf", data: csrf },
+        { name: "header", data: "N\u0000" },
+        { name: "text", data: "T" },
+        { name: "date", data: "2025-01-01" },
+        { name: "image", filename: "a.jpg", data: image },
+      ]),
       // A text field over the limit.
-      rawMultipart([{ name: "csrf", data: csrf }, { name: "header", data: "N" }, { name: "text", data: "x".repeat(2 * 1024 * 1024) }]),
+      rawMultipart([
+        { name: "csrf", data: csrf },
+        { name: "header", data: "N" },
+        { name: "text", data: "x".repeat(2 * 1024 * 1024) },
+      ]),
       // A lying extension with a path in the name, and numbers in place of text.
-      rawMultipart([{ name: "csrf", data: csrf }, { name: "header", data: "1" }, { name: "text", data: "2" }, { name: "date", data: "3" }, { name: "image", filename: "../../etc/passwd.jpg", data: "root:x:0:0" }]),
+      rawMultipart([
+        { name: "csrf", data: csrf },
+        { name: "header", data: "1" },
+        { name: "text", data: "2" },
+        { name: "date", data: "3" },
+        { name: "image", filename: "../../etc/passwd.jpg", data: "root:x:0:0" },
+      ]),
       // Cut off before the closing boundary.
-      { body: rawMultipart([{ name: "csrf", data: csrf }, { name: "header", data: "N" }]).body.subarray(0, -20), type: rawMultipart([]).type },
+      {
+        body: rawMultipart([
+          { name: "csrf", data: csrf },
+          { name: "header", data: "N" },
+        ]).body.subarray(0, -20),
+        type: rawMultipart([]).type,
+      },
     ];
     const expected = [
       ARTICLE_MESSAGES.badCharacters,
@@ -234,7 +290,11 @@ describe("hostile input", () => {
     ];
     for (const target of ["/strefapastora/artykuly/dodaj", `/strefapastora/artykuly/edytuj/${existing.id}`]) {
       for (const [i, { body: bytes, type }] of bodies.entries()) {
-        const req = request(target, { method: "POST", body: bytes, headers: { Cookie: session, Origin: ORIGIN, "Content-Type": type } });
+        const req = request(target, {
+          method: "POST",
+          body: bytes,
+          headers: { Cookie: session, Origin: ORIGIN, "Content-Type": type },
+        });
         const call = target.includes("edytuj")
           ? () => editAction({ request: req, params: { id: existing.id }, context: {} })
           : () => addAction({ request: req, params: {}, context: {} });
@@ -253,7 +313,10 @@ describe("editing", () => {
   async function created(values: Partial<typeof articles.$inferInsert> = {}) {
     await settle(async () =>
       addAction({
-        request: post("/strefapastora/artykuly/dodaj", form({ image: await jpegFile("stare.jpg"), header: "Stary", text: "Stara treść", date: "2025-02-02" })),
+        request: post(
+          "/strefapastora/artykuly/dodaj",
+          form({ image: await jpegFile("stare.jpg"), header: "Stary", text: "Stara treść", date: "2025-02-02" }),
+        ),
         params: {},
         context: {},
       }),
@@ -270,30 +333,59 @@ describe("editing", () => {
 
   it("loads the article for the form; a legacy date is kept aside for the note", async () => {
     const row = await created();
-    const res = await settle(async () => editLoader({ request: get(`/strefapastora/artykuly/edytuj/${row.id}`), params: { id: row.id }, context: {} }));
-    const { article } = await body<{ article: { date: string; legacyDate: string | null; image: { height: number } } }>(res);
+    const res = await settle(async () =>
+      editLoader({ request: get(`/strefapastora/artykuly/edytuj/${row.id}`), params: { id: row.id }, context: {} }),
+    );
+    const { article } = await body<{ article: { date: string; legacyDate: string | null; image: { height: number } } }>(
+      res,
+    );
     expect(article).toMatchObject({ header: "Stary", text: "Stara treść", date: "2025-02-02", legacyDate: null });
     expect(article.image.height).toBe(750);
 
     const legacy = await insertArticle({ date: "12 września 2020, sobota" });
-    const legacyRes = await settle(async () => editLoader({ request: get(`/strefapastora/artykuly/edytuj/${legacy.id}`), params: { id: legacy.id }, context: {} }));
-    expect((await body<{ article: object }>(legacyRes)).article).toMatchObject({ date: "", legacyDate: "12 września 2020, sobota" });
+    const legacyRes = await settle(async () =>
+      editLoader({
+        request: get(`/strefapastora/artykuly/edytuj/${legacy.id}`),
+        params: { id: legacy.id },
+        context: {},
+      }),
+    );
+    expect((await body<{ article: object }>(legacyRes)).article).toMatchObject({
+      date: "",
+      legacyDate: "12 września 2020, sobota",
+    });
   });
 
   it("saves header, text and date, keeping the photo when 'Zmień zdjęcie' is not ticked", async () => {
     const row = await created();
-    const res = await edit(row.id, { header: "Nowy", date: "2025-03-03", text: "Nowa\r\ntreść", image: await jpegFile("pominiete.jpg") });
+    const res = await edit(row.id, {
+      header: "Nowy",
+      date: "2025-03-03",
+      text: "Nowa\r\ntreść",
+      image: await jpegFile("pominiete.jpg"),
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/strefapastora/artykuly");
     expect(res.headers.get("Set-Cookie")).toContain("flash=");
     const [after] = await allRows();
-    expect(after).toMatchObject({ header: "Nowy", text: "Nowa\ntreść", date: "2025-03-03", imageKey: "aktualnosci/stare.jpg" });
+    expect(after).toMatchObject({
+      header: "Nowy",
+      text: "Nowa\ntreść",
+      date: "2025-03-03",
+      imageKey: "aktualnosci/stare.jpg",
+    });
     expect(await storage().exists("aktualnosci/pominiete.jpg")).toBe(false);
   });
 
   it("replaces the photo when ticked and chosen", async () => {
     const row = await created();
-    const res = await edit(row.id, { header: "Stary", date: "2025-02-02", text: "Stara treść", changeImage: "1", image: await jpegFile("nowe.jpg", 800, 1200) });
+    const res = await edit(row.id, {
+      header: "Stary",
+      date: "2025-02-02",
+      text: "Stara treść",
+      changeImage: "1",
+      image: await jpegFile("nowe.jpg", 800, 1200),
+    });
     expect(res.status).toBe(302);
     const [after] = await allRows();
     expect(after).toMatchObject({ imageKey: "aktualnosci/nowe.jpg", imageWidth: 800, imageHeight: 1200 });
@@ -308,7 +400,13 @@ describe("editing", () => {
       error: "Tytuł i treść nie mogą być puste!",
       values: { header: " ", text: "Treść", date: "2025-02-02", changeImage: false },
     });
-    const noPhoto = await edit(row.id, { header: "Nowy", date: "2025-02-02", text: "Treść", changeImage: "1", image: emptyFile() });
+    const noPhoto = await edit(row.id, {
+      header: "Nowy",
+      date: "2025-02-02",
+      text: "Treść",
+      changeImage: "1",
+      image: emptyFile(),
+    });
     expect(noPhoto.status).toBe(400);
     expect(await body(noPhoto)).toMatchObject({
       error: "Jeśli chcesz zmienić zdjęcie, wybierz zdjęcie!",
@@ -325,7 +423,9 @@ describe("editing", () => {
   });
 
   it("answers 404 for an article that does not exist", async () => {
-    const page = await settle(async () => editLoader({ request: get("/strefapastora/artykuly/edytuj/1"), params: { id: "1" }, context: {} }));
+    const page = await settle(async () =>
+      editLoader({ request: get("/strefapastora/artykuly/edytuj/1"), params: { id: "1" }, context: {} }),
+    );
     expect(page.status).toBe(404);
     expect((await body(page)).article).toBeNull();
     const res = await edit("1", { header: "N", date: "2025-01-01", text: "T" });
@@ -338,7 +438,10 @@ describe("viewing and deleting", () => {
   const deletePost = (id: string, confirmed: boolean) =>
     settle(async () =>
       viewAction({
-        request: post(`/strefapastora/artykuly/${id}`, new URLSearchParams({ csrf, intent: "delete", confirmed: confirmed ? "1" : "" })),
+        request: post(
+          `/strefapastora/artykuly/${id}`,
+          new URLSearchParams({ csrf, intent: "delete", confirmed: confirmed ? "1" : "" }),
+        ),
         params: { id },
         context: {},
       }),
@@ -346,10 +449,14 @@ describe("viewing and deleting", () => {
 
   it("shows the article, or 404 'nie ma takiego dokumentu'", async () => {
     const row = await insertArticle({ header: "Widok" });
-    const res = await settle(async () => viewLoader({ request: get(`/strefapastora/artykuly/${row.id}`), params: { id: row.id }, context: {} }));
+    const res = await settle(async () =>
+      viewLoader({ request: get(`/strefapastora/artykuly/${row.id}`), params: { id: row.id }, context: {} }),
+    );
     expect(res.status).toBe(200);
     expect((await body<{ article: { header: string } }>(res)).article.header).toBe("Widok");
-    const missing = await settle(async () => viewLoader({ request: get("/strefapastora/artykuly/1"), params: { id: "1" }, context: {} }));
+    const missing = await settle(async () =>
+      viewLoader({ request: get("/strefapastora/artykuly/1"), params: { id: "1" }, context: {} }),
+    );
     expect(missing.status).toBe(404);
   });
 
@@ -374,7 +481,10 @@ describe("viewing and deleting", () => {
     const row = await insertArticle();
     const res = await settle(async () =>
       viewAction({
-        request: post(`/strefapastora/artykuly/${row.id}`, new URLSearchParams({ csrf, intent: "cokolwiek", confirmed: "1" })),
+        request: post(
+          `/strefapastora/artykuly/${row.id}`,
+          new URLSearchParams({ csrf, intent: "cokolwiek", confirmed: "1" }),
+        ),
         params: { id: row.id },
         context: {},
       }),

@@ -33,14 +33,18 @@ describe("pastor CLI", () => {
     const r = await run(["add", "Pastor@Example.org"], `${PASTOR.password}\n`);
     expect(r).toMatchObject({ code: 0, out: "Dodano konto pastor@example.org.\n" });
     expect(await verifyLogin(PASTOR)).not.toBeNull();
-    expect((await run(["add", "pastor@example.org"], "inne-haslo-123\n")).err).toBe("Konto pastor@example.org już istnieje.\n");
+    expect((await run(["add", "pastor@example.org"], "inne-haslo-123\n")).err).toBe(
+      "Konto pastor@example.org już istnieje.\n",
+    );
   });
 
   it("refuses a password given as an argument, and short passwords", async () => {
     const r = await run(["add", "pastor@example.org", "haslo-w-argumencie"]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/Hasła nie podaje się w argumentach/);
-    expect((await run(["add", "pastor@example.org"], "krotkie\n")).err).toBe("Hasło musi mieć co najmniej 10 znaków.\n");
+    expect((await run(["add", "pastor@example.org"], "krotkie\n")).err).toBe(
+      "Hasło musi mieć co najmniej 10 znaków.\n",
+    );
     expect((await run(["list"])).out).toBe("Brak kont.\n");
   });
 

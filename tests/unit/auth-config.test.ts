@@ -16,9 +16,9 @@ describe("configuration", () => {
     expect(() => readConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://u@h/db" })).toThrow(
       /SESSION_SECRET: is required in production/,
     );
-    expect(readConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://u@h/db", SESSION_SECRET: SECRET }).sessionSecrets).toEqual([
-      SECRET,
-    ]);
+    expect(
+      readConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://u@h/db", SESSION_SECRET: SECRET }).sessionSecrets,
+    ).toEqual([SECRET]);
   });
 
   it("lets the embedded default (npm start) run in production without one", () => {
@@ -31,7 +31,10 @@ describe("configuration", () => {
 
   it("refuses short secrets and accepts a list for rotation", () => {
     expect(() => readConfig({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET: must be at least 32 characters/);
-    expect(readConfig({ SESSION_SECRET: `${SECRET},${"o".repeat(40)}` }).sessionSecrets).toEqual([SECRET, "o".repeat(40)]);
+    expect(readConfig({ SESSION_SECRET: `${SECRET},${"o".repeat(40)}` }).sessionSecrets).toEqual([
+      SECRET,
+      "o".repeat(40),
+    ]);
   });
 
   it("reads TRUST_PROXY as a flag, off by default", () => {
@@ -47,7 +50,9 @@ describe("configuration", () => {
       password: "dlugie-haslo",
     });
     expect(readConfig({ ADMIN_EMAIL: "", ADMIN_PASSWORD: "" }).admin).toBeNull();
-    expect(() => readConfig({ ADMIN_EMAIL: "pastor@example.org" })).toThrow(/ADMIN_PASSWORD: ADMIN_EMAIL and ADMIN_PASSWORD go together/);
+    expect(() => readConfig({ ADMIN_EMAIL: "pastor@example.org" })).toThrow(
+      /ADMIN_PASSWORD: ADMIN_EMAIL and ADMIN_PASSWORD go together/,
+    );
     expect(() => readConfig({ ADMIN_EMAIL: "nie-email", ADMIN_PASSWORD: "dlugie-haslo" })).toThrow(/ADMIN_EMAIL/);
     expect(() => readConfig({ ADMIN_EMAIL: "a@b.pl", ADMIN_PASSWORD: "krotkie" })).toThrow(
       /ADMIN_PASSWORD: must be at least 10 characters/,

@@ -6,7 +6,7 @@ import { request, resetDatabase } from "../helpers";
 process.env.TRUST_PROXY = "1";
 
 const { clock } = await import("~/services/clock.server");
-const { LOGIN_LIMITS, beginLoginAttempt, clientIp } = await import("~/features/auth/sign-in-limits.server");
+const { LOGIN_LIMITS, clientIp } = await import("~/features/auth/sign-in-limits.server");
 const { PASTOR, addPastor, submitLogin } = await import("../auth-helpers");
 
 const MIN = 60 * 1000;
@@ -93,7 +93,9 @@ describe("lockout per IP", () => {
 
   it("lets no more than 5 parallel guesses reach the password check", async () => {
     const results = await Promise.all(
-      Array.from({ length: 15 }, (_, i) => submitLogin({ ...wrong, password: `rownolegle-${i}` }, from("198.51.100.4"))),
+      Array.from({ length: 15 }, (_, i) =>
+        submitLogin({ ...wrong, password: `rownolegle-${i}` }, from("198.51.100.4")),
+      ),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(LOGIN_LIMITS.perIpAndEmail);

@@ -31,7 +31,9 @@ afterEach(() => {
 });
 
 const openPanel = (cookie: string) =>
-  settle(() => panelLoader({ request: request("/strefapastora", { headers: { Cookie: cookie } }), params: {}, context: {} }));
+  settle(() =>
+    panelLoader({ request: request("/strefapastora", { headers: { Cookie: cookie } }), params: {}, context: {} }),
+  );
 
 async function csrfOf(cookie: string) {
   return ((await (await openPanel(cookie)).json()) as { csrf: string }).csrf;
@@ -231,7 +233,11 @@ describe("logout", () => {
   it("by GET changes nothing", async () => {
     const cookie = await signIn();
     const res = await settle(() =>
-      logoutLoader({ request: request("/strefapastora/wyloguj", { headers: { Cookie: cookie } }), params: {}, context: {} }),
+      logoutLoader({
+        request: request("/strefapastora/wyloguj", { headers: { Cookie: cookie } }),
+        params: {},
+        context: {},
+      }),
     );
     expect(res.headers.get("Location")).toBe("/strefapastora");
     expect((await openPanel(cookie)).status).toBe(200);

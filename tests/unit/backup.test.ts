@@ -54,7 +54,10 @@ let tmp: string;
  * else PGlite: in a folder when a server must open it later, else in memory)
  * and empty disk storage under `dataDir`.
  */
-async function newSite(dataDir: string, { serve = false, store }: { serve?: boolean; store?: Storage } = {}): Promise<Site> {
+async function newSite(
+  dataDir: string,
+  { serve = false, store }: { serve?: boolean; store?: Storage } = {},
+): Promise<Site> {
   await fs.mkdir(dataDir, { recursive: true });
   let env: Record<string, string>;
   let database: Parameters<typeof openDatabase>[0];
@@ -187,7 +190,7 @@ async function repack(archive: string, out: string, change: (dir: string) => Pro
 
 const SESSION_CREATED = "2025-01-02T03:04:05.123456+00:00";
 const EXTRA_TEXT =
-  'Zażółć gęślą jaźń – ZAŻÓŁĆ GĘŚLĄ JAŹŃ 🙏🏻🕊️\n\nDrugi akapit:\t"cudzysłów", \\ukośnik\\, \'apostrof\'; --\r\n' +
+  "Zażółć gęślą jaźń – ZAŻÓŁĆ GĘŚLĄ JAŹŃ 🙏🏻🕊️\n\nDrugi akapit:\t\"cudzysłów\", \\ukośnik\\, 'apostrof'; --\r\n" +
   "<script>alert(1)</script> \u2028\u2029 koniec\n";
 
 let source: Site;
@@ -210,15 +213,21 @@ beforeAll(async () => {
     createdAt: new Date("2021-05-03T10:00:00.000Z"),
   });
   // Microseconds a JavaScript Date cannot hold must survive too.
-  await source.db.execute(sql`update articles set created_at = '2024-02-29 23:59:59.999999+00' where id = '1620000000000'`);
+  await source.db.execute(
+    sql`update articles set created_at = '2024-02-29 23:59:59.999999+00' where id = '1620000000000'`,
+  );
   const [user] = await source.db
     .insert(users)
     .values({ email: "Pastor.Łukasz@example.org", passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c29sdA$aGFzaA" })
     .returning({ id: users.id });
   await source.db.execute(sql`insert into sessions (id, user_id, expires_at, created_at)
     values (${"a".repeat(64)}, ${user.id}, '2099-12-31 23:59:59.000001+00', ${SESSION_CREATED})`);
-  await source.db.execute(sql`insert into login_failures (ip, email, at) values ('2001:db8::1', 'x@example.org', now())`);
-  await source.db.execute(sql`insert into login_lockouts (ip, until) values ('203.0.113.7', now() + interval '1 hour')`);
+  await source.db.execute(
+    sql`insert into login_failures (ip, email, at) values ('2001:db8::1', 'x@example.org', now())`,
+  );
+  await source.db.execute(
+    sql`insert into login_lockouts (ip, until) values ('203.0.113.7', now() + interval '1 hour')`,
+  );
   // A deleted album: the sequence stands above max(id), as it does on a live site.
   const [gone] = await source.db
     .insert(galleries)
@@ -288,7 +297,12 @@ describe("restore", () => {
       sql`select text, date, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as created,
             image_key as image from articles where id = '1620000000000'`,
     );
-    expect(extra).toEqual({ text: EXTRA_TEXT, date: "3 maja 2021, poniedziałek", created: "2024-02-29 23:59:59.999999", image: null });
+    expect(extra).toEqual({
+      text: EXTRA_TEXT,
+      date: "3 maja 2021, poniedziałek",
+      created: "2024-02-29 23:59:59.999999",
+      image: null,
+    });
     const [session] = await query<{ created: string }>(
       diskTarget.db,
       sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') as created from sessions`,
@@ -336,7 +350,9 @@ describe("restore", () => {
     const bytes = await fs.readFile(archive);
     bytes[Math.floor(bytes.length / 2)] ^= 0x5a;
     await fs.writeFile(flipped, bytes);
-    expect(await refusal(restoreBackup({ db: target.db, storage: target.storage, file: flipped }))).toMatch(/uszkodzone/);
+    expect(await refusal(restoreBackup({ db: target.db, storage: target.storage, file: flipped }))).toMatch(
+      /uszkodzone/,
+    );
     await expectEmpty(target);
 
     // A valid tar.gz in which one byte of one photo differs from its checksum.
@@ -366,7 +382,9 @@ describe("restore", () => {
     // Cut short.
     const truncated = path.join(tmp, "truncated.tar.gz");
     await fs.writeFile(truncated, (await fs.readFile(archive)).subarray(0, Math.floor(bytes.length * 0.7)));
-    expect(await refusal(restoreBackup({ db: target.db, storage: target.storage, file: truncated }))).toMatch(/uszkodzone|manifestu/);
+    expect(await refusal(restoreBackup({ db: target.db, storage: target.storage, file: truncated }))).toMatch(
+      /uszkodzone|manifestu/,
+    );
     await expectEmpty(target);
 
     // The same repacking without a change passes: the refusals above are the checksums' doing.
@@ -399,10 +417,18 @@ describe("restore", () => {
     const folder = path.join(tmp, "migrations-first");
     await fs.mkdir(path.join(folder, "meta"), { recursive: true });
     const full = JSON.parse(await fs.readFile(path.join(DEFAULT_MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"));
-    await fs.writeFile(path.join(folder, "meta", "_journal.json"), JSON.stringify({ ...full, entries: full.entries.slice(0, 1) }));
-    await fs.copyFile(path.join(DEFAULT_MIGRATIONS_FOLDER, `${journal[0].tag}.sql`), path.join(folder, `${journal[0].tag}.sql`));
+    await fs.writeFile(
+      path.join(folder, "meta", "_journal.json"),
+      JSON.stringify({ ...full, entries: full.entries.slice(0, 1) }),
+    );
+    await fs.copyFile(
+      path.join(DEFAULT_MIGRATIONS_FOLDER, `${journal[0].tag}.sql`),
+      path.join(folder, `${journal[0].tag}.sql`),
+    );
     await migrate(old.db, { migrationsFolder: folder });
-    await old.db.execute(sql`insert into articles (id, header, text, date) values ('1', 'Stary', 'Treść', '2019-01-01')`);
+    await old.db.execute(
+      sql`insert into articles (id, header, text, date) values ('1', 'Stary', 'Treść', '2019-01-01')`,
+    );
     const oldArchive = path.join(tmp, "old.tar.gz");
     const { manifest: oldManifest } = await createBackup({ db: old.db, storage: old.storage, file: oldArchive });
     expect(oldManifest.migration.tag).toBe(journal[0].tag);
@@ -432,7 +458,13 @@ describe("S3", () => {
     server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: path.join(tmp, "s3rver") });
     const { port } = await server.run();
     endpoint = `http://127.0.0.1:${port}`;
-    s3 = s3Storage({ bucket: "zbor-kopia", region: "us-east-1", endpoint, forcePathStyle: true, credentials: CREDENTIALS });
+    s3 = s3Storage({
+      bucket: "zbor-kopia",
+      region: "us-east-1",
+      endpoint,
+      forcePathStyle: true,
+      credentials: CREDENTIALS,
+    });
     await (await s3.client()).send(new CreateBucketCommand({ Bucket: s3.bucket }));
   });
   afterAll(async () => {
@@ -453,7 +485,8 @@ describe("S3", () => {
     const { manifest: fromS3 } = await createBackup({ db: s3Target.db, storage: s3, file: again });
     expect(fromS3.files).toEqual(manifest.files);
     // Table files are written in key order, so the same rows give the same bytes.
-    const digest = (m: BackupManifest) => m.tables.map(({ name, rows, size, sha256 }) => ({ name, rows, size, sha256 }));
+    const digest = (m: BackupManifest) =>
+      m.tables.map(({ name, rows, size, sha256 }) => ({ name, rows, size, sha256 }));
     expect(digest(fromS3)).toEqual(digest(manifest));
     expect(fromS3.sequences).toEqual(manifest.sequences);
   }, 120_000);

@@ -14,9 +14,9 @@ it("is a DatabaseUnavailableError carrying the driver's code, from a query and f
   await expect(query).rejects.toMatchObject({ code: "ECONNREFUSED" });
 
   const { loader: news } = await import("~/routes/aktualnosci._index");
-  await expect(news({ request: new Request("http://localhost/aktualnosci"), params: {}, context: {} })).rejects.toBeInstanceOf(
-    DatabaseUnavailableError,
-  );
+  await expect(
+    news({ request: new Request("http://localhost/aktualnosci"), params: {}, context: {} }),
+  ).rejects.toBeInstanceOf(DatabaseUnavailableError);
 });
 
 it("makes /readyz answer 503 until the server has booted", async () => {

@@ -11,7 +11,12 @@ import { insertArticle, insertGallery } from "../fixtures";
 import { request, resetDatabase, settle } from "../helpers";
 
 const ORIGIN = "https://zbor.example.org";
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", parseTagValue: false, isArray: (name) => ["item", "url"].includes(name) });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  parseTagValue: false,
+  isArray: (name) => ["item", "url"].includes(name),
+});
 
 function parse(xml: string) {
   expect(XMLValidator.validate(xml)).toBe(true);
@@ -66,7 +71,7 @@ describe("RSS of the news", () => {
   });
 
   it("keeps hostile text as text: ]]>, &, < and stray control characters", async () => {
-    const header = 'Zbiórka ]]> <b>& "darów"</b> \'dziś\'';
+    const header = "Zbiórka ]]> <b>& \"darów\"</b> 'dziś'";
     const text = "Przynieś <script>alert(1)</script> ]]&gt; & ]]> coś\u0001 do jedzenia.";
     await insertArticle({ header, text, date: "2025-05-05" });
     const xml = await rssFeed(ORIGIN);
@@ -74,15 +79,21 @@ describe("RSS of the news", () => {
     expect(xml).not.toContain("<b>");
     const [item] = parse(xml).rss.channel.item;
     // The parser decodes the entities back: the reader sees exactly what the pastor wrote.
-    const decoded = new XMLParser({ processEntities: true, htmlEntities: false, isArray: (n) => n === "item" }).parse(xml)
-      .rss.channel.item[0];
+    const decoded = new XMLParser({ processEntities: true, htmlEntities: false, isArray: (n) => n === "item" }).parse(
+      xml,
+    ).rss.channel.item[0];
     expect(decoded.title).toBe(header);
     expect(decoded.description).toBe("Przynieś <script>alert(1)</script> ]]&gt; & ]]> coś do jedzenia.");
     expect(item.link).toMatch(/^https:\/\/zbor\.example\.org\/aktualnosci\/\d+$/);
   });
 
   it("gives the description as a plain excerpt and the sharing image", async () => {
-    await insertArticle({ text: `${"słowo ".repeat(100)}koniec`, imageKey: "aktualnosci/x.jpg", imageWidth: 2000, imageHeight: 1000 });
+    await insertArticle({
+      text: `${"słowo ".repeat(100)}koniec`,
+      imageKey: "aktualnosci/x.jpg",
+      imageWidth: 2000,
+      imageHeight: 1000,
+    });
     const [item] = parse(await rssFeed(ORIGIN)).rss.channel.item;
     expect(item.description.length).toBeLessThanOrEqual(181);
     expect(item.description).toMatch(/^słowo słowo .*…$/);
@@ -133,13 +144,26 @@ describe("sitemap", () => {
     await insertGallery({ title: "Obóz & wycieczka / 2025", date: "2025-07-01" });
     const { urlset } = parse(await sitemap(ORIGIN));
     expect(urlset["@xmlns"]).toBe("http://www.sitemaps.org/schemas/sitemap/0.9");
-    const byLoc = new Map<string, string | undefined>(urlset.url.map((u: { loc: string; lastmod?: string }) => [u.loc, u.lastmod]));
-    for (const page of ["/", "/onas", "/aktualnosci", "/kalendarz", "/sluzby", "/galeria", "/kontakt", "/polityka-prywatnosci"]) {
+    const byLoc = new Map<string, string | undefined>(
+      urlset.url.map((u: { loc: string; lastmod?: string }) => [u.loc, u.lastmod]),
+    );
+    for (const page of [
+      "/",
+      "/onas",
+      "/aktualnosci",
+      "/kalendarz",
+      "/sluzby",
+      "/galeria",
+      "/kontakt",
+      "/polityka-prywatnosci",
+    ]) {
       expect(byLoc.has(`${ORIGIN}${page}`), page).toBe(true);
     }
     expect(byLoc.get(`${ORIGIN}/aktualnosci/${a.id}`)).toMatch(/^2025-04-01T/);
     // The legacy article's creation time (its id).
-    expect(byLoc.get(`${ORIGIN}/aktualnosci/${legacy.id}`)).toBe(new Date(Number(legacy.id)).toISOString().replace(/\.\d{3}Z$/, "Z"));
+    expect(byLoc.get(`${ORIGIN}/aktualnosci/${legacy.id}`)).toBe(
+      new Date(Number(legacy.id)).toISOString().replace(/\.\d{3}Z$/, "Z"),
+    );
     const album = `${ORIGIN}/galeria/${encodeURIComponent("Obóz & wycieczka / 2025")}`;
     expect(byLoc.get(album)).toBe("2025-07-01");
     expect(byLoc.get(`${ORIGIN}/galeria`)).toBe("2025-07-01");

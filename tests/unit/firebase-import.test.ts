@@ -162,7 +162,12 @@ async function galleryRows(title: string) {
   const d = await db();
   const [g] = await d.select({ id: galleries.id }).from(galleries).where(eq(galleries.title, title));
   return d
-    .select({ name: galleryImages.name, key: galleryImages.imageKey, width: galleryImages.width, height: galleryImages.height })
+    .select({
+      name: galleryImages.name,
+      key: galleryImages.imageKey,
+      width: galleryImages.width,
+      height: galleryImages.height,
+    })
     .from(galleryImages)
     .where(eq(galleryImages.galleryId, g.id))
     .orderBy(asc(galleryImages.position));
@@ -213,19 +218,28 @@ describe("import from a Firestore export", () => {
       expect(await store.exists(key), key).toBe(true);
     }
     // Not downloaded: the original URL, with a stand-in size.
-    expect(rows[2]).toMatchObject({ imageKey: `${base}/missing.jpg`, imageWidth: EXTERNAL_IMAGE_SIZE.width, imageHeight: EXTERNAL_IMAGE_SIZE.height });
+    expect(rows[2]).toMatchObject({
+      imageKey: `${base}/missing.jpg`,
+      imageWidth: EXTERNAL_IMAGE_SIZE.width,
+      imageHeight: EXTERNAL_IMAGE_SIZE.height,
+    });
     expect(rows[3].imageKey).toBe(`${closedBase}/x.jpg`);
 
     const trip = await galleryRows(TRIP);
     expect(trip.map((r) => r.name)).toEqual(["pierwsze.jpg", "zgubione.jpg", "trzecie.jpg"]);
-    expect(trip[0].key).toMatch(/^galeria\/firebase-Wycieczka-w-gory-Zakopane-[0-9a-f]{10}\/pierwsze-jpg-[0-9a-f]{10}\.jpg$/);
+    expect(trip[0].key).toMatch(
+      /^galeria\/firebase-Wycieczka-w-gory-Zakopane-[0-9a-f]{10}\/pierwsze-jpg-[0-9a-f]{10}\.jpg$/,
+    );
     expect([trip[0].width, trip[0].height]).toEqual([1000, 700]);
     expect(trip[1]).toMatchObject({ key: `${base}/missing-in-album.jpg`, ...EXTERNAL_IMAGE_SIZE });
     expect([trip[2].width, trip[2].height]).toEqual([640, 480]);
     expect(await store.exists(trip[2].key)).toBe(true);
     const [concert] = await d.select().from(galleries).where(eq(galleries.title, CONCERT));
     expect(concert.date).toBe("2019-05-04");
-    expect((await galleryRows(CONCERT)).map((r) => r.key)).toEqual([`${base}/later.jpg`, expect.stringMatching(/^galeria\//)]);
+    expect((await galleryRows(CONCERT)).map((r) => r.key)).toEqual([
+      `${base}/later.jpg`,
+      expect.stringMatching(/^galeria\//),
+    ]);
 
     const history = await d.select().from(historyPhotos).orderBy(asc(historyPhotos.position));
     expect(history.map((h) => [h.name, h.position])).toEqual([
@@ -249,7 +263,9 @@ describe("import from a Firestore export", () => {
     const lines = summaryLines(again);
     expect(lines).toContain("aktualnosci: w pliku 4, dodano 0, już były 4, pobrane zdjęcia 0, niedostępne zdjęcia 2");
     expect(lines).toContain("Nic nie dodano: wszystko z pliku już jest na stronie.");
-    expect(lines).toContain(`  aktualnosci/1650000000000: ${base}/missing.jpg (HTTP 404) – adres spoza https://firebasestorage.googleapis.com: strona go nie wyświetli`);
+    expect(lines).toContain(
+      `  aktualnosci/1650000000000: ${base}/missing.jpg (HTTP 404) – adres spoza https://firebasestorage.googleapis.com: strona go nie wyświetli`,
+    );
   });
 
   it("replaces a kept URL with the stored photo once the download works", async () => {
@@ -261,7 +277,9 @@ describe("import from a Firestore export", () => {
     expect(again.collections.galleries).toEqual({ documents: 2, added: 0, present: 2, downloaded: 1, unreachable: 1 });
     const concert = await galleryRows(CONCERT);
     expect(concert[0]).toMatchObject({ name: "scena.jpg", width: 500, height: 500 });
-    expect(concert[0].key).toMatch(/^galeria\/firebase-Koncert-uwielbienia-2019-[0-9a-f]{10}\/scena-jpg-[0-9a-f]{10}\.jpg$/);
+    expect(concert[0].key).toMatch(
+      /^galeria\/firebase-Koncert-uwielbienia-2019-[0-9a-f]{10}\/scena-jpg-[0-9a-f]{10}\.jpg$/,
+    );
     expect(await storage().exists(concert[0].key)).toBe(true);
     expect(again.failures.map((f) => f.url)).not.toContain(`${base}/later.jpg`);
   });
@@ -296,7 +314,9 @@ describe("pages showing imported data (built server)", () => {
     expect(img).toContain(`width="${EXTERNAL_IMAGE_SIZE.width}"`);
     expect(img).not.toMatch(/srcset|sizes/i);
     // The old site's file host is allowed as an image source, nothing wider.
-    expect(kept.headers.get("content-security-policy")).toMatch(/img-src 'self' data: https:\/\/firebasestorage\.googleapis\.com;/);
+    expect(kept.headers.get("content-security-policy")).toMatch(
+      /img-src 'self' data: https:\/\/firebasestorage\.googleapis\.com;/,
+    );
   });
 
   it("renders an album under its old address with its photos in order, an external one included", async () => {
@@ -317,7 +337,10 @@ describe("pages showing imported data (built server)", () => {
 
   it("shows an album cover and history photo kept at their URLs", async () => {
     const d = await db();
-    const [g] = await d.insert(galleries).values({ title: "Stary album", date: "2018-01-01" }).returning({ id: galleries.id });
+    const [g] = await d
+      .insert(galleries)
+      .values({ title: "Stary album", date: "2018-01-01" })
+      .returning({ id: galleries.id });
     await d.insert(galleryImages).values({
       galleryId: g.id,
       position: 0,
@@ -340,7 +363,9 @@ describe("the export file", () => {
       galleries: { "Bez zdjęć": { date: "2021-01-01" } },
     });
     expect(data.articles).toEqual([{ id: "1700000000000", header: "N", text: "T", date: "2023-11-14", url: null }]);
-    expect(data.galleries).toEqual([{ docId: "Bez zdjęć", title: "Bez zdjęć", description: "", date: "2021-01-01", images: [] }]);
+    expect(data.galleries).toEqual([
+      { docId: "Bez zdjęć", title: "Bez zdjęć", description: "", date: "2021-01-01", images: [] },
+    ]);
     expect(data.history).toEqual([]);
   });
 
@@ -358,13 +383,21 @@ describe("the export file", () => {
       "Niepoprawny plik eksportu: aktualnosci/1600000000000, pole „header”: brak pola. Nic nie zaimportowano.",
     );
     expect(
-      bad({ __collections__: { galleries: { G: { date: "2020-01-01", images: [{ name: "a", url: "gs://bucket/a.jpg" }] } } } }),
-    ).toBe("Niepoprawny plik eksportu: galleries/G, pole „images.0.url”: oczekiwano adresu http(s) zdjęcia. Nic nie zaimportowano.");
-    expect(bad({ "history-gallery": { h: { url: "https://x.test/a.jpg", name: 5 } }, galleries: { G: { date: 7 } } })).toMatch(
-      /^Niepoprawny plik eksportu: galleries\/G, pole „date”: oczekiwano daty .*\(błędów w pliku: 2\)/,
+      bad({
+        __collections__: {
+          galleries: { G: { date: "2020-01-01", images: [{ name: "a", url: "gs://bucket/a.jpg" }] } },
+        },
+      }),
+    ).toBe(
+      "Niepoprawny plik eksportu: galleries/G, pole „images.0.url”: oczekiwano adresu http(s) zdjęcia. Nic nie zaimportowano.",
     );
+    expect(
+      bad({ "history-gallery": { h: { url: "https://x.test/a.jpg", name: 5 } }, galleries: { G: { date: 7 } } }),
+    ).toMatch(/^Niepoprawny plik eksportu: galleries\/G, pole „date”: oczekiwano daty .*\(błędów w pliku: 2\)/);
     expect(bad({ users: {} })).toBe("Plik nie zawiera żadnej z kolekcji aktualnosci, galleries, history-gallery.");
-    expect(bad({ aktualnosci: { "../x": { header: "H", text: "T", date: "2020-01-01" } } })).toContain("aktualnosci/../x");
+    expect(bad({ aktualnosci: { "../x": { header: "H", text: "T", date: "2020-01-01" } } })).toContain(
+      "aktualnosci/../x",
+    );
   });
 });
 
@@ -390,9 +423,15 @@ describe("npm run import:firebase", () => {
     const result = await cli(["prosty.json"], dataDir);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("aktualnosci: w pliku 1, dodano 1, już były 0, pobrane zdjęcia 1, niedostępne zdjęcia 0");
-    expect(result.stdout).toContain("galleries: w pliku 0, dodano 0, już były 0, pobrane zdjęcia 0, niedostępne zdjęcia 0");
-    expect(result.stdout).toContain("history-gallery: w pliku 1, dodano 1, już były 0, pobrane zdjęcia 0, niedostępne zdjęcia 1");
+    expect(result.stdout).toContain(
+      "aktualnosci: w pliku 1, dodano 1, już były 0, pobrane zdjęcia 1, niedostępne zdjęcia 0",
+    );
+    expect(result.stdout).toContain(
+      "galleries: w pliku 0, dodano 0, już były 0, pobrane zdjęcia 0, niedostępne zdjęcia 0",
+    );
+    expect(result.stdout).toContain(
+      "history-gallery: w pliku 1, dodano 1, już były 0, pobrane zdjęcia 0, niedostępne zdjęcia 1",
+    );
     expect(result.stdout).toContain(`  history-gallery/h9: ${base}/missing-history.jpg (HTTP 404)`);
     const [row] = await (await db()).select().from(articles).where(eq(articles.id, "1710000000000"));
     expect(row.header).toBe("Z wiersza poleceń");
@@ -441,7 +480,14 @@ describe("editing an imported album in the pastor area", () => {
     await importFirebase(
       parseFirebaseExport({
         galleries: {
-          [title]: { title, date: "2018-05-05", images: [{ name: "jest.jpg", url: `${base}/c1.jpg` }, { name: "brak.jpg", url: missing }] },
+          [title]: {
+            title,
+            date: "2018-05-05",
+            images: [
+              { name: "jest.jpg", url: `${base}/c1.jpg` },
+              { name: "brak.jpg", url: missing },
+            ],
+          },
         },
       }),
       { timeoutMs: 5000 },
@@ -455,8 +501,17 @@ describe("editing an imported album in the pastor area", () => {
     const editUrl = `/strefapastora/galeria/edytuj/${encodeURIComponent(title)}`;
     const send = async (url: string, csrf: string, intent: string) => {
       const body = new FormData();
-      for (const [k, v] of [["csrf", csrf], ["title", title], ["description", ""], ["date", "2018-05-05"], ["intent", intent]]) body.append(k, v);
-      return settle(() => editAction(args(request(url, { method: "POST", body, headers: { Cookie: session, Origin: ORIGIN } }))));
+      for (const [k, v] of [
+        ["csrf", csrf],
+        ["title", title],
+        ["description", ""],
+        ["date", "2018-05-05"],
+        ["intent", intent],
+      ])
+        body.append(k, v);
+      return settle(() =>
+        editAction(args(request(url, { method: "POST", body, headers: { Cookie: session, Origin: ORIGIN } }))),
+      );
     };
 
     const start = await open(editUrl);

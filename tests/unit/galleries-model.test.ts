@@ -12,7 +12,12 @@ import { galleries, galleryDraftImages, galleryDrafts, galleryImages } from "~/s
 import { db } from "~/services/db.server";
 import { type StoredImage, storeImage } from "~/services/images.server";
 import { allKeys } from "~/lib/image-variants";
-import { deleteGallery, getGalleryByTitle, getGalleryForEditor, listGalleryCards } from "~/features/galleries/galleries.server";
+import {
+  deleteGallery,
+  getGalleryByTitle,
+  getGalleryForEditor,
+  listGalleryCards,
+} from "~/features/galleries/galleries.server";
 import {
   DRAFT_TTL_MS,
   GALLERY_MESSAGES,
@@ -55,7 +60,9 @@ beforeEach(async () => {
 /** A small photo on disk, as parseUpload leaves an upload. */
 async function photoFile(name: string, colour = "#6699cc"): Promise<{ name: string; path: string }> {
   const file = path.join(tmp, `${Math.random().toString(36).slice(2)}.bin`);
-  await sharp({ create: { width: 64, height: 48, channels: 3, background: colour } }).jpeg().toFile(file);
+  await sharp({ create: { width: 64, height: 48, channels: 3, background: colour } })
+    .jpeg()
+    .toFile(file);
   return { name, path: file };
 }
 
@@ -98,7 +105,9 @@ async function filesOf(image: StoredImage) {
   return Promise.all(allKeys(image.key, image.width).map((k) => storage().exists(k)));
 }
 
-async function count(table: typeof galleryDrafts | typeof galleries | typeof galleryImages | typeof galleryDraftImages) {
+async function count(
+  table: typeof galleryDrafts | typeof galleries | typeof galleryImages | typeof galleryDraftImages,
+) {
   return (await (await db()).select().from(table)).length;
 }
 
@@ -119,7 +128,9 @@ describe("values of an album", () => {
 
   it("requires a real calendar date", () => {
     expect(checkGalleryValues(values("A", { date: "" })).fieldErrors?.date).toBe("Podaj datę galerii.");
-    expect(checkGalleryValues(values("A", { date: "2025-02-30" })).fieldErrors?.date).toBe(GALLERY_MESSAGES.dateInvalid);
+    expect(checkGalleryValues(values("A", { date: "2025-02-30" })).fieldErrors?.date).toBe(
+      GALLERY_MESSAGES.dateInvalid,
+    );
     expect(checkGalleryValues(values("A", { date: "2024-02-29" })).fieldErrors).toBeNull();
   });
 });
@@ -154,7 +165,12 @@ describe("a batch of photos", () => {
   it("leaves no draft and no file when nothing is accepted", async () => {
     const folder = newDraftFolder();
     const start = vi.fn(() => createDraft({ userId, values: values("x"), folder }));
-    const { draftId, results } = await addPhotos({ draftId: null, folder, startDraft: start, photos: [await heicFile("a.heic")] });
+    const { draftId, results } = await addPhotos({
+      draftId: null,
+      folder,
+      startDraft: start,
+      photos: [await heicFile("a.heic")],
+    });
     expect(draftId).toBeNull();
     expect(start).not.toHaveBeenCalled();
     expect(reportFor(results)).toBe("0 z 1 zdjęcia dodano; a.heic: format HEIC nie jest obsługiwany");
@@ -173,7 +189,8 @@ describe("a batch of photos", () => {
 describe("order in a draft", () => {
   it("moves a photo up, down, to the cover, and removes it", async () => {
     const { draftId } = await draftWith(["a.jpg", "b.jpg", "c.jpg", "d.jpg"]);
-    const keyOf = async (name: string) => (await getDraft({ id: draftId, userId }))!.images.find((i) => i.name === name)!.key;
+    const keyOf = async (name: string) =>
+      (await getDraft({ id: draftId, userId }))!.images.find((i) => i.name === name)!.key;
 
     expect(await changeDraftImages({ draftId, change: { kind: "up", key: await keyOf("c.jpg") } })).toBe("ok");
     expect(await order(draftId)).toEqual(["a.jpg", "c.jpg", "b.jpg", "d.jpg"]);
@@ -192,7 +209,9 @@ describe("order in a draft", () => {
     // An upload nothing else names goes with its row.
     expect(await filesOf(removed)).toEqual([false, false, false]);
 
-    expect(await changeDraftImages({ draftId, change: { kind: "up", key: "galeria/nie-ma.jpg" } })).toBe("image-unknown");
+    expect(await changeDraftImages({ draftId, change: { kind: "up", key: "galeria/nie-ma.jpg" } })).toBe(
+      "image-unknown",
+    );
   });
 
   it("takes a whole new order, keeping photos it does not name after the named ones", async () => {
@@ -209,7 +228,12 @@ describe("saving", () => {
     const keys = (await getDraft({ id: draftId, userId }))!.images.map((i) => i.key);
     await changeDraftImages({ draftId, change: { kind: "cover", key: keys[2] } });
 
-    const saved = await saveGallery({ userId, draftId, galleryId: null, values: values("  Obóz młodzieży 2025 ", { description: "Góry\r\ni las" }) });
+    const saved = await saveGallery({
+      userId,
+      draftId,
+      galleryId: null,
+      values: values("  Obóz młodzieży 2025 ", { description: "Góry\r\ni las" }),
+    });
     expect(saved).toEqual({ ok: true, title: "Obóz młodzieży 2025" });
     const album = (await getGalleryByTitle("Obóz młodzieży 2025"))!;
     expect(album.description).toBe("Góry\ni las");
@@ -243,10 +267,13 @@ describe("saving", () => {
   it("recognises the database's own refusal of a second album with one title", async () => {
     const d = await db();
     await d.insert(galleries).values(values("Jeden"));
-    const error = await d.insert(galleries).values(values("Jeden")).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const error = await d
+      .insert(galleries)
+      .values(values("Jeden"))
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(isUniqueViolation(error, "galleries_title_key")).toBe(true);
     expect(isUniqueViolation(error, "users_email_lower_key")).toBe(false);
     expect(isUniqueViolation(new Error("x"), "galleries_title_key")).toBe(false);
@@ -259,7 +286,12 @@ describe("saving", () => {
 
     const edit = (await createDraft({ userId, galleryId: before.id, values: values("Nowy / tytuł? #1 & 100% + ż") }))!;
     expect(await order(edit)).toEqual(["a.jpg", "b.jpg"]);
-    const saved = await saveGallery({ userId, draftId: edit, galleryId: before.id, values: values("Nowy / tytuł? #1 & 100% + ż") });
+    const saved = await saveGallery({
+      userId,
+      draftId: edit,
+      galleryId: before.id,
+      values: values("Nowy / tytuł? #1 & 100% + ż"),
+    });
     expect(saved).toEqual({ ok: true, title: "Nowy / tytuł? #1 & 100% + ż" });
     expect(await getGalleryByTitle("Stary tytuł")).toBeNull();
     const after = (await getGalleryForEditor("Nowy / tytuł? #1 & 100% + ż"))!;
@@ -281,7 +313,9 @@ describe("saving", () => {
       error: "Jest już galeria o podanym tytule!",
     });
     // Without a draft too.
-    expect(await saveGallery({ userId, draftId: null, galleryId: piknik.id, values: values("Koncert") })).toMatchObject({ ok: false });
+    expect(await saveGallery({ userId, draftId: null, galleryId: piknik.id, values: values("Koncert") })).toMatchObject(
+      { ok: false },
+    );
     expect((await getGalleryForEditor("Piknik"))!.images).toEqual(piknik.images);
     expect((await getGalleryForEditor("Koncert"))!.images).toEqual([]);
   });
@@ -301,7 +335,9 @@ describe("saving", () => {
     // Still shown by the album until the edit is saved.
     expect(await filesOf(a)).toEqual([true, true, true]);
 
-    expect(await saveGallery({ userId, draftId: edit, galleryId: album.id, values: values("Album") })).toMatchObject({ ok: true });
+    expect(await saveGallery({ userId, draftId: edit, galleryId: album.id, values: values("Album") })).toMatchObject({
+      ok: true,
+    });
     expect((await getGalleryByTitle("Album"))!.images.map((i) => i.name)).toEqual(["c.jpg"]);
     expect(await filesOf(a)).toEqual([false, false, false]);
     expect(await filesOf(b)).toEqual([true, true, true]);
@@ -344,7 +380,14 @@ describe("deleting", () => {
     await saveGallery({ userId, draftId, galleryId: null, values: values("Pierwszy") });
     const [shared] = (await getGalleryForEditor("Pierwszy"))!.images;
     const [second] = await (await db()).insert(galleries).values(values("Drugi")).returning({ id: galleries.id });
-    await (await db()).insert(galleryImages).values({ galleryId: second.id, position: 0, name: "a.jpg", imageKey: shared.key, width: shared.width, height: shared.height });
+    await (await db()).insert(galleryImages).values({
+      galleryId: second.id,
+      position: 0,
+      name: "a.jpg",
+      imageKey: shared.key,
+      width: shared.width,
+      height: shared.height,
+    });
     await deleteGallery({ title: "Pierwszy" });
     expect(await filesOf(shared)).toEqual([true, true, true]);
   });
@@ -380,11 +423,19 @@ describe("cleanup of abandoned drafts", () => {
     const albumId = (await getGalleryForEditor("Album"))!.id;
     const abandonedEdit = (await createDraft({ userId, galleryId: albumId, values: values("Album") }))!;
     // A file left by an upload that stopped midway (no row names it).
-    const orphan = await storeImage(await fs.readFile((await photoFile("x.jpg")).path), "sierota.jpg", "galeria/zostawione");
+    const orphan = await storeImage(
+      await fs.readFile((await photoFile("x.jpg")).path),
+      "sierota.jpg",
+      "galeria/zostawione",
+    );
     // Another folder is not the cleanup's business.
     const article = await storeImage(await fs.readFile((await photoFile("y.jpg")).path), "artykul.jpg", "aktualnosci");
     // A gallery photo that only an article shows now is still in use.
-    const shared = await storeImage(await fs.readFile((await photoFile("z.jpg")).path), "wspolne.jpg", "galeria/wspolne");
+    const shared = await storeImage(
+      await fs.readFile((await photoFile("z.jpg")).path),
+      "wspolne.jpg",
+      "galeria/wspolne",
+    );
     await insertArticle({ imageKey: shared.key, imageWidth: shared.width, imageHeight: shared.height });
 
     // 20 hours later the pastor starts another album.

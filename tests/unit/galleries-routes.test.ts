@@ -57,7 +57,9 @@ type Route = (args: LoaderFunctionArgs) => unknown;
 const call = (fn: Route, req: Request) => settle(() => fn({ request: req, params: {}, context: {} }));
 
 async function jpeg(name: string, colour = "#6699cc") {
-  const data = await sharp({ create: { width: 120, height: 80, channels: 3, background: colour } }).jpeg().toBuffer();
+  const data = await sharp({ create: { width: 120, height: 80, channels: 3, background: colour } })
+    .jpeg()
+    .toBuffer();
   return new File([data], name, { type: "image/jpeg" });
 }
 
@@ -108,7 +110,15 @@ describe("adding an album without JavaScript", () => {
   it("keeps uploads and typed values across round trips, reorders, and saves to the album's page", async () => {
     const first = await call(
       addAction,
-      post("/strefapastora/galeria/dodaj", form([...typed("Obóz młodzieży"), ["zdjecia", await jpeg("IMG_1.jpg")], ["zdjecia", await jpeg("IMG_2.jpg")], ["intent", "upload"]])),
+      post(
+        "/strefapastora/galeria/dodaj",
+        form([
+          ...typed("Obóz młodzieży"),
+          ["zdjecia", await jpeg("IMG_1.jpg")],
+          ["zdjecia", await jpeg("IMG_2.jpg")],
+          ["intent", "upload"],
+        ]),
+      ),
     );
     expect(first.headers.get("Location")).toMatch(/^\/strefapastora\/galeria\/dodaj\?szkic=[\w-]+$/);
     let data = await followToEditor(first);
@@ -119,7 +129,18 @@ describe("adding an album without JavaScript", () => {
 
     // A second batch with a refused file, the title changed meanwhile.
     data = await followToEditor(
-      await call(addAction, post(url, form([...typed("Obóz młodzieży 2025"), ["zdjecia", await jpeg("IMG_3.jpg")], ["zdjecia", heic("IMG_0042.HEIC")], ["intent", "upload"]]))),
+      await call(
+        addAction,
+        post(
+          url,
+          form([
+            ...typed("Obóz młodzieży 2025"),
+            ["zdjecia", await jpeg("IMG_3.jpg")],
+            ["zdjecia", heic("IMG_0042.HEIC")],
+            ["intent", "upload"],
+          ]),
+        ),
+      ),
     );
     expect(names(data)).toEqual(["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg"]);
     expect(data.feedback?.report).toBe("1 z 2 zdjęć dodano; IMG_0042.HEIC: format HEIC nie jest obsługiwany");
@@ -127,13 +148,25 @@ describe("adding an album without JavaScript", () => {
     expect(data.values.title).toBe("Obóz młodzieży 2025");
 
     const key = (name: string) => data.images.find((i) => i.name === name)!.key;
-    data = await followToEditor(await call(addAction, post(url, form([...typed("Obóz młodzieży 2025"), ["intent", `cover:${key("IMG_3.jpg")}`]]))));
+    data = await followToEditor(
+      await call(
+        addAction,
+        post(url, form([...typed("Obóz młodzieży 2025"), ["intent", `cover:${key("IMG_3.jpg")}`]])),
+      ),
+    );
     expect(names(data)).toEqual(["IMG_3.jpg", "IMG_1.jpg", "IMG_2.jpg"]);
     // The report of an earlier step is not shown again.
     expect(data.feedback).toBeNull();
-    data = await followToEditor(await call(addAction, post(url, form([...typed("Obóz młodzieży 2025"), ["intent", `down:${key("IMG_1.jpg")}`]]))));
+    data = await followToEditor(
+      await call(addAction, post(url, form([...typed("Obóz młodzieży 2025"), ["intent", `down:${key("IMG_1.jpg")}`]]))),
+    );
     expect(names(data)).toEqual(["IMG_3.jpg", "IMG_2.jpg", "IMG_1.jpg"]);
-    data = await followToEditor(await call(addAction, post(url, form([...typed("Obóz młodzieży 2025"), ["intent", `remove:${key("IMG_2.jpg")}`]]))));
+    data = await followToEditor(
+      await call(
+        addAction,
+        post(url, form([...typed("Obóz młodzieży 2025"), ["intent", `remove:${key("IMG_2.jpg")}`]])),
+      ),
+    );
     expect(names(data)).toEqual(["IMG_3.jpg", "IMG_1.jpg"]);
     // Thumbnails are the smallest stored variant.
     expect(data.images[0].thumb).toMatch(/^\/pliki\/galeria\/[0-9a-f]+\/IMG_3-120\.webp$/);
@@ -143,7 +176,8 @@ describe("adding an album without JavaScript", () => {
     expect(saved.headers.get("Location")).toBe(`/strefapastora/galeria/${encodeURIComponent("Obóz młodzieży 2025")}`);
 
     const publicPage = await call(publicAlbumLoader, request(`/galeria/${encodeURIComponent("Obóz młodzieży 2025")}`));
-    const album = ((await publicPage.json()) as { gallery: { images: { name: string }[]; description: string } }).gallery;
+    const album = ((await publicPage.json()) as { gallery: { images: { name: string }[]; description: string } })
+      .gallery;
     expect(album.images.map((i) => i.name)).toEqual(["IMG_3.jpg", "IMG_1.jpg"]);
 
     // The used draft is gone; its address starts over.
@@ -152,14 +186,20 @@ describe("adding an album without JavaScript", () => {
   });
 
   it("renders the form again with what was typed when nothing is kept, and makes no draft", async () => {
-    const res = await call(addAction, post("/strefapastora/galeria/dodaj", form([...typed("   "), ["zdjecia", heic("a.heic")], ["intent", "save"]])));
+    const res = await call(
+      addAction,
+      post("/strefapastora/galeria/dodaj", form([...typed("   "), ["zdjecia", heic("a.heic")], ["intent", "save"]])),
+    );
     expect(res.status).toBe(400);
     const body = (await res.json()) as EditorData;
     expect(body.values.title).toBe("   ");
     expect(body.feedback?.report).toBe("0 z 1 zdjęcia dodano; a.heic: format HEIC nie jest obsługiwany");
     expect(body.feedback?.error).toMatch(/nie wszystkie wybrane zdjęcia/);
 
-    const empty = await call(addAction, post("/strefapastora/galeria/dodaj", form([...typed(" \t "), ["intent", "save"]])));
+    const empty = await call(
+      addAction,
+      post("/strefapastora/galeria/dodaj", form([...typed(" \t "), ["intent", "save"]])),
+    );
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as EditorData).feedback?.fieldErrors?.title).toBe("Podaj tytuł galerii.");
     expect(await (await db()).select().from(galleryDrafts)).toEqual([]);
@@ -168,13 +208,22 @@ describe("adding an album without JavaScript", () => {
 
   it("refuses a title that exists, on add", async () => {
     await call(addAction, post("/strefapastora/galeria/dodaj", form([...typed("Piknik"), ["intent", "save"]])));
-    const res = await call(addAction, post("/strefapastora/galeria/dodaj", form([...typed("Piknik"), ["intent", "save"]])));
+    const res = await call(
+      addAction,
+      post("/strefapastora/galeria/dodaj", form([...typed("Piknik"), ["intent", "save"]])),
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as EditorData).feedback?.error).toBe("Jest już galeria o podanym tytule!");
 
     // With photos kept in a draft, the draft shows the refusal.
     const data = await followToEditor(
-      await call(addAction, post("/strefapastora/galeria/dodaj", form([...typed(" Piknik "), ["zdjecia", await jpeg("a.jpg")], ["intent", "save"]]))),
+      await call(
+        addAction,
+        post(
+          "/strefapastora/galeria/dodaj",
+          form([...typed(" Piknik "), ["zdjecia", await jpeg("a.jpg")], ["intent", "save"]]),
+        ),
+      ),
     );
     expect(data.feedback?.error).toBe("Jest już galeria o podanym tytule!");
     expect(names(data)).toEqual(["a.jpg"]);
@@ -194,18 +243,32 @@ describe("adding an album without JavaScript", () => {
   });
 
   it("answers an unknown button or a foreign image key with a Polish message and changes nothing", async () => {
-    const res = await call(addAction, post("/strefapastora/galeria/dodaj", form([...typed("X"), ["intent", "up:../../etc/passwd"]])));
+    const res = await call(
+      addAction,
+      post("/strefapastora/galeria/dodaj", form([...typed("X"), ["intent", "up:../../etc/passwd"]])),
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as EditorData).feedback?.error).toBe("Nieznane polecenie formularza.");
-    const other = await call(addAction, post("/strefapastora/galeria/dodaj", form([...typed("X"), ["intent", "cover:galeria/obce.jpg"]])));
+    const other = await call(
+      addAction,
+      post("/strefapastora/galeria/dodaj", form([...typed("X"), ["intent", "cover:galeria/obce.jpg"]])),
+    );
     expect(other.status).toBe(400);
-    expect(((await other.json()) as EditorData).feedback?.error).toBe("Nie ma takiego zdjęcia w galerii. Odśwież stronę i spróbuj ponownie.");
+    expect(((await other.json()) as EditorData).feedback?.error).toBe(
+      "Nie ma takiego zdjęcia w galerii. Odśwież stronę i spróbuj ponownie.",
+    );
     expect(await (await db()).select().from(galleryDrafts)).toEqual([]);
   });
 
   it("keeps a NUL byte out of the database", async () => {
     const data = await followToEditor(
-      await call(addAction, post("/strefapastora/galeria/dodaj", form([...typed("Ti\u0000tuł", "O\u0000pis"), ["zdjecia", await jpeg("a\u0000b.jpg")]]))),
+      await call(
+        addAction,
+        post(
+          "/strefapastora/galeria/dodaj",
+          form([...typed("Ti\u0000tuł", "O\u0000pis"), ["zdjecia", await jpeg("a\u0000b.jpg")]]),
+        ),
+      ),
     );
     expect(data.values.title).toBe("Tituł");
     expect(names(data)).toEqual(["ab.jpg"]);
@@ -218,19 +281,34 @@ describe("the script's endpoint", () => {
       call(photosAction, post("/strefapastora/galeria/dodaj/zdjecia", form(fields), { "X-CSRF-Token": csrf }));
     const one = await send([...typed("Z JS"), ["intent", "upload"], ["zdjecia", await jpeg("a.jpg")]]);
     expect(one.status).toBe(200);
-    const first = (await one.json()) as { draftId: string; results: { name: string; ok: boolean; image?: { key: string; thumb: string } }[] };
+    const first = (await one.json()) as {
+      draftId: string;
+      results: { name: string; ok: boolean; image?: { key: string; thumb: string } }[];
+    };
     expect(first.results).toMatchObject([{ name: "a.jpg", ok: true }]);
 
-    const refused = await send([["szkic", first.draftId], ...typed("Z JS"), ["intent", "upload"], ["zdjecia", heic("IMG_0042.HEIC")]]);
+    const refused = await send([
+      ["szkic", first.draftId],
+      ...typed("Z JS"),
+      ["intent", "upload"],
+      ["zdjecia", heic("IMG_0042.HEIC")],
+    ]);
     expect(refused.status).toBe(422);
     expect(await refused.json()).toMatchObject({
       draftId: first.draftId,
       results: [{ name: "IMG_0042.HEIC", ok: false, reason: "format HEIC nie jest obsługiwany" }],
     });
 
-    const two = (await (await send([["szkic", first.draftId], ...typed("Z JS"), ["intent", "upload"], ["zdjecia", await jpeg("b.jpg")]])).json()) as typeof first;
+    const two = (await (
+      await send([["szkic", first.draftId], ...typed("Z JS"), ["intent", "upload"], ["zdjecia", await jpeg("b.jpg")]])
+    ).json()) as typeof first;
     const keys = [two.results[0].image!.key, first.results[0].image!.key];
-    const body = new URLSearchParams([["csrf", csrf], ["szkic", first.draftId], ["intent", "reorder"], ...keys.map((k): [string, string] => ["order", k])]);
+    const body = new URLSearchParams([
+      ["csrf", csrf],
+      ["szkic", first.draftId],
+      ["intent", "reorder"],
+      ...keys.map((k): [string, string] => ["order", k]),
+    ]);
     const reordered = await call(photosAction, post("/strefapastora/galeria/dodaj/zdjecia", body));
     expect(await reordered.json()).toEqual({ draftId: first.draftId });
     const data = await editorData(await call(addLoader, get(`/strefapastora/galeria/dodaj?szkic=${first.draftId}`)));
@@ -238,10 +316,18 @@ describe("the script's endpoint", () => {
     expect(data.values.title).toBe("Z JS");
 
     // Nothing to show on a GET; a draft of someone else's is not found.
-    expect((await call(photosLoader, get("/strefapastora/galeria/dodaj/zdjecia"))).headers.get("Location")).toBe("/strefapastora/galeria/dodaj");
-    const foreign = await send([["szkic", "nie-ma-takiego"], ["intent", "upload"], ["zdjecia", await jpeg("c.jpg")]]);
+    expect((await call(photosLoader, get("/strefapastora/galeria/dodaj/zdjecia"))).headers.get("Location")).toBe(
+      "/strefapastora/galeria/dodaj",
+    );
+    const foreign = await send([
+      ["szkic", "nie-ma-takiego"],
+      ["intent", "upload"],
+      ["zdjecia", await jpeg("c.jpg")],
+    ]);
     expect(foreign.status).toBe(409);
-    expect(await foreign.json()).toEqual({ error: "Ten szkic galerii wygasł lub został już zapisany. Zacznij od nowa." });
+    expect(await foreign.json()).toEqual({
+      error: "Ten szkic galerii wygasł lub został już zapisany. Zacznij od nowa.",
+    });
   });
 });
 
@@ -273,19 +359,30 @@ describe("editing, renaming and deleting", () => {
     // Not saved yet: the album still has its old order and title.
     expect((await call(publicAlbumLoader, request(`/galeria/${encodeURIComponent("Wieczór")}`))).status).toBe(200);
 
-    const saved = await call(editAction, post(`${editUrl}?szkic=${data.draftId}`, form([...typed(SPECIAL), ["intent", "save"]])));
+    const saved = await call(
+      editAction,
+      post(`${editUrl}?szkic=${data.draftId}`, form([...typed(SPECIAL), ["intent", "save"]])),
+    );
     const detailUrl = `/strefapastora/galeria/${encodeURIComponent(SPECIAL)}`;
     expect(saved.headers.get("Location")).toBe(detailUrl);
 
-    const detail = (await (await call(detailLoader, get(detailUrl))).json()) as { gallery: { title: string; images: { name: string }[] }; editPath: string; flash: string };
+    const detail = (await (await call(detailLoader, get(detailUrl))).json()) as {
+      gallery: { title: string; images: { name: string }[] };
+      editPath: string;
+      flash: string;
+    };
     expect(detail.gallery.title).toBe(SPECIAL);
     expect(detail.gallery.images.map((i) => i.name)).toEqual(["b.jpg", "a.jpg"]);
     expect(detail.editPath).toBe(`/strefapastora/galeria/edytuj/${encodeURIComponent(SPECIAL)}`);
     expect((await call(publicAlbumLoader, request(`/galeria/${encodeURIComponent(SPECIAL)}`))).status).toBe(200);
-    expect((await call(publicAlbumLoader, request(`/galeria/${encodeURIComponent("Wieczór")}`))).headers.get("Location")).toBe("/galeria");
+    expect(
+      (await call(publicAlbumLoader, request(`/galeria/${encodeURIComponent("Wieczór")}`))).headers.get("Location"),
+    ).toBe("/galeria");
     expect((await call(editLoader, get(detail.editPath))).status).toBe(200);
 
-    const list = (await (await call(listLoader, get("/strefapastora/galeria"))).json()) as { galleries: { title: string; path: string }[] };
+    const list = (await (await call(listLoader, get("/strefapastora/galeria"))).json()) as {
+      galleries: { title: string; path: string }[];
+    };
     expect(list.galleries).toEqual([{ title: SPECIAL, date: "2025-06-01", path: detailUrl }]);
   });
 
@@ -296,8 +393,13 @@ describe("editing, renaming and deleting", () => {
     const res = await call(editAction, post(editUrl, form([...typed("Koncert"), ["intent", "save"]])));
     expect(res.status).toBe(400);
     expect(((await res.json()) as EditorData).feedback?.error).toBe("Jest już galeria o podanym tytule!");
-    for (const [title, photo] of [["Koncert", "k.jpg"], ["Piknik", "p.jpg"]]) {
-      const page = (await (await call(detailLoader, get(`/strefapastora/galeria/${title}`))).json()) as { gallery: { images: { name: string }[] } };
+    for (const [title, photo] of [
+      ["Koncert", "k.jpg"],
+      ["Piknik", "p.jpg"],
+    ]) {
+      const page = (await (await call(detailLoader, get(`/strefapastora/galeria/${title}`))).json()) as {
+        gallery: { images: { name: string }[] };
+      };
       expect(page.gallery.images.map((i) => i.name)).toEqual([photo]);
     }
   });
@@ -312,7 +414,10 @@ describe("editing, renaming and deleting", () => {
       expect(res.status, url).toBe(302);
       expect(res.headers.get("Location")).toBe("/strefapastora/galeria/");
     }
-    const res = await call(editAction, post("/strefapastora/galeria/edytuj/Nie%20ma", form([...typed("X"), ["intent", "save"]])));
+    const res = await call(
+      editAction,
+      post("/strefapastora/galeria/edytuj/Nie%20ma", form([...typed("X"), ["intent", "save"]])),
+    );
     expect(res.headers.get("Location")).toBe("/strefapastora/galeria/");
   });
 
@@ -329,7 +434,14 @@ describe("editing, renaming and deleting", () => {
 
     const done = await call(detailAction, post(url, new URLSearchParams({ csrf, intent: "delete", confirmed: "1" })));
     expect(done.headers.get("Location")).toBe("/strefapastora/galeria");
-    const list = (await (await call(listLoader, new Request(new URL("/strefapastora/galeria", ORIGIN), { headers: { Cookie: `${session}; ${done.headers.getSetCookie()[0].split(";")[0]}` } }))).json()) as { flash: string; galleries: unknown[] };
+    const list = (await (
+      await call(
+        listLoader,
+        new Request(new URL("/strefapastora/galeria", ORIGIN), {
+          headers: { Cookie: `${session}; ${done.headers.getSetCookie()[0].split(";")[0]}` },
+        }),
+      )
+    ).json()) as { flash: string; galleries: unknown[] };
     expect(list.flash).toBe(`Usunięto galerię „${SPECIAL}”.`);
     expect(list.galleries).toEqual([]);
     expect(await storage().list("galeria/")).toEqual([]);
@@ -346,9 +458,11 @@ describe("photo descriptions for screen readers", () => {
   }
 
   const publicImages = async (title: string) =>
-    ((await (await call(publicAlbumLoader, request(`/galeria/${encodeURIComponent(title)}`))).json()) as {
-      gallery: { images: { name: string; alt: string }[] };
-    }).gallery.images;
+    (
+      (await (await call(publicAlbumLoader, request(`/galeria/${encodeURIComponent(title)}`))).json()) as {
+        gallery: { images: { name: string; alt: string }[] };
+      }
+    ).gallery.images;
 
   it("saves a description typed for one photo; the others keep the default", async () => {
     await createAlbum("Chrzest", ["a.jpg", "b.jpg"]);
@@ -359,7 +473,15 @@ describe("photo descriptions for screen readers", () => {
 
     const saved = await call(
       editAction,
-      post(editUrl, form([...typed("Chrzest"), [`alt:${a.key}`, "  Pastor \n zanurza  kandydata w rzece "], [`alt:${b.key}`, ""], ["intent", "save"]])),
+      post(
+        editUrl,
+        form([
+          ...typed("Chrzest"),
+          [`alt:${a.key}`, "  Pastor \n zanurza  kandydata w rzece "],
+          [`alt:${b.key}`, ""],
+          ["intent", "save"],
+        ]),
+      ),
     );
     expect(saved.headers.get("Location")).toBe(`/strefapastora/galeria/${encodeURIComponent("Chrzest")}`);
     expect(await publicImages("Chrzest")).toMatchObject([
@@ -378,19 +500,28 @@ describe("photo descriptions for screen readers", () => {
 
     // An empty title is refused; the description typed with it is not lost.
     let data = await followToEditor(
-      await call(editAction, post(editUrl, form([...typed(""), [`alt:${b.key}`, "Dzieci przy ognisku"], ["intent", "save"]]))),
+      await call(
+        editAction,
+        post(editUrl, form([...typed(""), [`alt:${b.key}`, "Dzieci przy ognisku"], ["intent", "save"]])),
+      ),
       editLoader,
     );
     expect(data.feedback?.fieldErrors?.title).toBeTruthy();
     expect(data.images.map((i) => i.alt)).toEqual(["", "Dzieci przy ognisku"]);
     const url = `${editUrl}?szkic=${data.draftId}`;
 
-    data = await followToEditor(await call(editAction, post(url, form([...typed("Piknik"), ["intent", `cover:${b.key}`]]))), editLoader);
+    data = await followToEditor(
+      await call(editAction, post(url, form([...typed("Piknik"), ["intent", `cover:${b.key}`]]))),
+      editLoader,
+    );
     expect(data.images.map((i) => [i.name, i.alt])).toEqual([
       ["b.jpg", "Dzieci przy ognisku"],
       ["a.jpg", ""],
     ]);
-    await call(editAction, post(url, form([...typed("Piknik"), [`alt:${a.key}`, "x".repeat(400)], ["intent", "save"]])));
+    await call(
+      editAction,
+      post(url, form([...typed("Piknik"), [`alt:${a.key}`, "x".repeat(400)], ["intent", "save"]])),
+    );
     const images = await publicImages("Piknik");
     expect(images[0].alt).toBe("Dzieci przy ognisku");
     // Longer descriptions are cut where the field stops typing.
@@ -399,7 +530,9 @@ describe("photo descriptions for screen readers", () => {
 
   it("keeps descriptions sent with the script's reorder", async () => {
     await createAlbum("Koncert", ["a.jpg", "b.jpg"]);
-    const [a, b] = (await editorData(await call(editLoader, get(`/strefapastora/galeria/edytuj/${encodeURIComponent("Koncert")}`)))).images;
+    const [a, b] = (
+      await editorData(await call(editLoader, get(`/strefapastora/galeria/edytuj/${encodeURIComponent("Koncert")}`)))
+    ).images;
     const body = new URLSearchParams([
       ["csrf", csrf],
       ["galeria", "Koncert"],
@@ -409,7 +542,10 @@ describe("photo descriptions for screen readers", () => {
       ["order", b.key],
       ["order", a.key],
     ]);
-    const res = await call(photosAction, post("/strefapastora/galeria/dodaj/zdjecia", body, { Accept: "application/json" }));
+    const res = await call(
+      photosAction,
+      post("/strefapastora/galeria/dodaj/zdjecia", body, { Accept: "application/json" }),
+    );
     expect(res.status).toBe(200);
     const { draftId } = (await res.json()) as { draftId: string };
     const data = await editorData(

@@ -75,7 +75,10 @@ async function snapshot() {
     out[table_name] = JSON.parse(JSON.stringify(Array.isArray(result) ? result : (result as { rows: unknown[] }).rows));
   }
   const storage = config().storage;
-  out.__files = storage.kind === "disk" && fs.existsSync(storage.dir) ? fs.readdirSync(storage.dir, { recursive: true }).sort() : [];
+  out.__files =
+    storage.kind === "disk" && fs.existsSync(storage.dir)
+      ? fs.readdirSync(storage.dir, { recursive: true }).sort()
+      : [];
   return out;
 }
 
@@ -138,7 +141,11 @@ describe.each(routes)("$id", ({ id, file }) => {
 
   it("calls requireUser first in its loader and action", () => {
     const source = fs.readFileSync(file, "utf8");
-    const exported = [...source.matchAll(/export\s+(?:async\s+)?function\s+(loader|action)\s*\(|export\s+const\s+(loader|action)\b[^=]*=\s*(?:async\s*)?\(/g)];
+    const exported = [
+      ...source.matchAll(
+        /export\s+(?:async\s+)?function\s+(loader|action)\s*\(|export\s+const\s+(loader|action)\b[^=]*=\s*(?:async\s*)?\(/g,
+      ),
+    ];
     expect(exported.map((m) => m[1] ?? m[2])).toContain("loader");
     for (const match of exported) {
       // Skip the parameter list (it may hold destructuring braces) to the body.

@@ -17,7 +17,9 @@ import { variantKey } from "~/lib/image-variants";
 import { diskStorage } from "~/services/storage.server";
 
 const jpeg = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: "#3366aa" } }).jpeg().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: "#3366aa" } })
+    .jpeg()
+    .toBuffer();
 
 let dir: string;
 beforeAll(async () => {
@@ -76,7 +78,11 @@ async function expectNoMetadata(data: Buffer) {
 
 /** Mean colour of a region: which half of the picture is red tells its orientation. */
 async function meanColour(data: Buffer, region: { left: number; top: number; width: number; height: number }) {
-  const { data: px, info } = await sharp(data).extract(region).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data: px, info } = await sharp(data)
+    .extract(region)
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const sums = [0, 0, 0];
   for (let i = 0; i < px.length; i += info.channels) for (let c = 0; c < 3; c++) sums[c] += px[i + c];
   return sums.map((s) => Math.round(s / (info.width * info.height)));
@@ -227,6 +233,10 @@ describe("image pipeline", () => {
     const store = diskStorage(path.join(dir, "store-parallel"));
     const photo = await jpeg(500, 300);
     const images = await Promise.all([1, 2, 3].map(() => storeImage(photo, "image.jpg", "galeria", store)));
-    expect(images.map((i) => i.key).sort()).toEqual(["galeria/image.jpg", "galeria/image_1.jpg", "galeria/image_2.jpg"]);
+    expect(images.map((i) => i.key).sort()).toEqual([
+      "galeria/image.jpg",
+      "galeria/image_1.jpg",
+      "galeria/image_2.jpg",
+    ]);
   });
 });

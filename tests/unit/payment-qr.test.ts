@@ -26,7 +26,9 @@ const valid: TransferDetails = {
 
 describe("transfer payload", () => {
   it("follows the banks' 2D code layout with the amount left to the giver", () => {
-    expect(transferPayload(valid)).toBe("5260001246|PL|61109010140000071219812874|000000|Zbór w Wieliczce|darowizna|||");
+    expect(transferPayload(valid)).toBe(
+      "5260001246|PL|61109010140000071219812874|000000|Zbór w Wieliczce|darowizna|||",
+    );
   });
 
   it("takes the congregation's facts: digits only, shortened recipient and title", () => {

@@ -19,7 +19,8 @@ const documentLoader = async (url: string) => {
 type Node = Record<string, unknown[]>;
 const expand = async (doc: unknown) =>
   (await jsonld.expand(JSON.parse(jsonLdText(doc)), { documentLoader } as jsonld.Options.Expand)) as Node[];
-const value = (node: Node, prop: string) => (node[S + prop] as { "@value"?: unknown; "@id"?: string }[]).map((v) => v["@value"] ?? v["@id"]);
+const value = (node: Node, prop: string) =>
+  (node[S + prop] as { "@value"?: unknown; "@id"?: string }[]).map((v) => v["@value"] ?? v["@id"]);
 const child = (node: Node, prop: string) => (node[S + prop] as Node[])[0];
 
 const metaArgs = (pathname: string, search = "") =>
@@ -115,7 +116,11 @@ describe("meta tags", () => {
     Object.fromEntries(
       tags.map((t) => {
         const r = t as Record<string, string>;
-        return r.tagName === "link" ? [`link:${r.rel}`, r.href] : "title" in r ? ["title", r.title] : [r.property ?? r.name, r.content];
+        return r.tagName === "link"
+          ? [`link:${r.rel}`, r.href]
+          : "title" in r
+            ? ["title", r.title]
+            : [r.property ?? r.name, r.content];
       }),
     );
 
@@ -154,14 +159,29 @@ describe("meta tags", () => {
   });
 
   it("still render when the root loader's data is missing (an error page before it ran)", () => {
-    const tags = byKey(seo({ matches: [], location: { pathname: "/strefapastora/artykuly/dodaj", search: "" } } as unknown as Parameters<typeof seo>[0], { title: "Panel" }));
+    const tags = byKey(
+      seo(
+        { matches: [], location: { pathname: "/strefapastora/artykuly/dodaj", search: "" } } as unknown as Parameters<
+          typeof seo
+        >[0],
+        { title: "Panel" },
+      ),
+    );
     expect(tags).toEqual({ title: "Panel", robots: "noindex, nofollow", "link:alternate": "/aktualnosci/rss.xml" });
-    expect(byKey(seo({ matches: [], location: { pathname: "/kontakt", search: "" } } as unknown as Parameters<typeof seo>[0]))["link:canonical"]).toBe("/kontakt");
+    expect(
+      byKey(
+        seo({ matches: [], location: { pathname: "/kontakt", search: "" } } as unknown as Parameters<typeof seo>[0]),
+      )["link:canonical"],
+    ).toBe("/kontakt");
   });
 
   it("keep the pastor area out of search engines and share nothing about it", () => {
     const tags = byKey(seo(metaArgs("/strefapastora/artykuly"), { title: "Panel" }));
-    expect(tags).toEqual({ title: "Panel", robots: "noindex, nofollow", "link:alternate": `${ORIGIN}/aktualnosci/rss.xml` });
+    expect(tags).toEqual({
+      title: "Panel",
+      robots: "noindex, nofollow",
+      "link:alternate": `${ORIGIN}/aktualnosci/rss.xml`,
+    });
   });
 
   it("drop query strings from canonical addresses, except the news page number", () => {

@@ -11,7 +11,9 @@ import { insertArticle, insertGallery, insertHistoryPhoto } from "../fixtures";
 import { resetDatabase } from "../helpers";
 
 const jpeg = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: "#3366aa" } }).jpeg().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: "#3366aa" } })
+    .jpeg()
+    .toBuffer();
 
 async function stored(key: string) {
   const file = await storage().get(key);

@@ -38,7 +38,13 @@ beforeAll(async () => {
   });
   const { port } = await server.run();
   endpoint = `http://127.0.0.1:${port}`;
-  s3 = s3Storage({ bucket: "zbor-test", region: "us-east-1", endpoint, forcePathStyle: true, credentials: CREDENTIALS });
+  s3 = s3Storage({
+    bucket: "zbor-test",
+    region: "us-east-1",
+    endpoint,
+    forcePathStyle: true,
+    credentials: CREDENTIALS,
+  });
   await (await s3.client()).send(new CreateBucketCommand({ Bucket: s3.bucket }));
 });
 

@@ -2,7 +2,13 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ParsedUpload, type UploadResult, UPLOAD_MESSAGES, parseUpload, removeStaleUploads } from "~/services/upload.server";
+import {
+  type ParsedUpload,
+  type UploadResult,
+  UPLOAD_MESSAGES,
+  parseUpload,
+  removeStaleUploads,
+} from "~/services/upload.server";
 
 const MB = 1024 * 1024;
 let tmpDir: string;
@@ -90,7 +96,11 @@ describe("multipart upload parsing", () => {
     form.append("image", new Blob([Buffer.alloc(25 * MB + 1)], { type: "image/jpeg" }), "IMG_9999.JPG");
     form.append("text", "po pliku");
     const result = await parseUpload(post(form), { tmpDir });
-    expect(result).toMatchObject({ ok: false, status: 413, message: "Plik „IMG_9999.JPG” jest za duży (maksymalnie 25 MB)." });
+    expect(result).toMatchObject({
+      ok: false,
+      status: 413,
+      message: "Plik „IMG_9999.JPG” jest za duży (maksymalnie 25 MB).",
+    });
     // What was typed before the file can refill the form.
     expect(result.fields.get("header")).toBe("Obóz");
     expect(await filesLeft()).toEqual([]);
@@ -129,7 +139,11 @@ describe("multipart upload parsing", () => {
       headers: { "Content-Type": contentType, "Content-Length": String(bytes.length) },
       duplex: "half",
     } as RequestInit);
-    expect(await parseUpload(declared, { tmpDir, maxTotalBytes: MB })).toMatchObject({ ok: false, status: 413, message });
+    expect(await parseUpload(declared, { tmpDir, maxTotalBytes: MB })).toMatchObject({
+      ok: false,
+      status: 413,
+      message,
+    });
     expect(await fs.readdir(tmpDir)).toEqual([]);
 
     // Chunked, no length given: counted while it flows.
@@ -144,7 +158,11 @@ describe("multipart upload parsing", () => {
       headers: { "Content-Type": contentType },
       duplex: "half",
     } as RequestInit);
-    expect(await parseUpload(chunked, { tmpDir, maxTotalBytes: MB })).toMatchObject({ ok: false, status: 413, message });
+    expect(await parseUpload(chunked, { tmpDir, maxTotalBytes: MB })).toMatchObject({
+      ok: false,
+      status: 413,
+      message,
+    });
     expect(await filesLeft()).toEqual([]);
   });
 
@@ -170,13 +188,18 @@ describe("multipart upload parsing", () => {
 
     const malformed: [string, Request][] = [
       ["cut off in the middle of a file", post(bytes.subarray(0, 100_000), { "Content-Type": contentType })],
-      ["cut off after a delimiter", post(bytes.subarray(0, bytes.indexOf(`--${boundary}`, 10)), { "Content-Type": contentType })],
+      [
+        "cut off after a delimiter",
+        post(bytes.subarray(0, bytes.indexOf(`--${boundary}`, 10)), { "Content-Type": contentType }),
+      ],
       ["no delimiter at all", post("to nie jest formularz", { "Content-Type": contentType })],
       ["no boundary", post(bytes, { "Content-Type": "multipart/form-data" })],
       ["not multipart", post("header=Tytu%C5%82", { "Content-Type": "application/x-www-form-urlencoded" })],
       [
         "part without Content-Disposition",
-        post(`--${boundary}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${boundary}--\r\n`, { "Content-Type": contentType }),
+        post(`--${boundary}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${boundary}--\r\n`, {
+          "Content-Type": contentType,
+        }),
       ],
       [
         "mismatched quotes in a header",
@@ -237,7 +260,11 @@ describe("multipart upload parsing under remix-serve's fetch globals", () => {
     await upload.cleanup();
 
     const result = await parseUpload(post(form), { tmpDir, maxFileBytes: MB });
-    expect(result).toMatchObject({ ok: false, status: 413, message: "Plik „IMG_1.JPG” jest za duży (maksymalnie 1 MB)." });
+    expect(result).toMatchObject({
+      ok: false,
+      status: 413,
+      message: "Plik „IMG_1.JPG” jest za duży (maksymalnie 1 MB).",
+    });
     expect(await filesLeft()).toEqual([]);
   });
 });

@@ -25,7 +25,13 @@ export function ArticleView({ article, backTo }: { article: ArticleViewData | nu
     <article className="page article">
       <BackLink to={backTo} />
       {article.image ? (
-        <Photo className="article-image" image={article.image} alt="" sizes="(min-width: 900px) 860px, 100vw" priority />
+        <Photo
+          className="article-image"
+          image={article.image}
+          alt=""
+          sizes="(min-width: 900px) 860px, 100vw"
+          priority
+        />
       ) : null}
       <h1>{article.header}</h1>
       <p className="date">{displayDate(article.date)}</p>

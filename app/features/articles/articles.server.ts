@@ -215,7 +215,8 @@ export const articleEditSchema = z.object({
   changeImage: z.unknown().transform((v) => v === true || v === "1" || v === "on"),
 });
 
-const isArticleField = (v: unknown): v is ArticleField => v === "header" || v === "text" || v === "date" || v === "image";
+const isArticleField = (v: unknown): v is ArticleField =>
+  v === "header" || v === "text" || v === "date" || v === "image";
 
 /**
  * One message for the whole form, as the original's alerts; a missing field
@@ -228,7 +229,10 @@ function refusal(
 ): Extract<SaveResult, { ok: false }> {
   const issues = error?.issues ?? [];
   const message = issues.some((i) => i.message === preferred) || !issues.length ? preferred : issues[0].message;
-  const fields = [...issues.filter((i) => i.message === message).map((i) => i.path[0]), ...(message === preferred ? extra : [])];
+  const fields = [
+    ...issues.filter((i) => i.message === message).map((i) => i.path[0]),
+    ...(message === preferred ? extra : []),
+  ];
   return { ok: false, status: 400, message, fields: fields.filter(isArticleField) };
 }
 

@@ -93,7 +93,10 @@ export async function beginLoginAttempt({
     const since = new Date(t - L.windowMs);
     const [counts] = await db
       .select({
-        ipAndEmail: sql<number>`count(*) filter (where ${loginFailures.ip} = ${ip} and ${loginFailures.email} = ${email})`.mapWith(Number),
+        ipAndEmail:
+          sql<number>`count(*) filter (where ${loginFailures.ip} = ${ip} and ${loginFailures.email} = ${email})`.mapWith(
+            Number,
+          ),
         ip: sql<number>`count(*) filter (where ${loginFailures.ip} = ${ip})`.mapWith(Number),
         email: sql<number>`count(*) filter (where ${loginFailures.email} = ${email})`.mapWith(Number),
       })

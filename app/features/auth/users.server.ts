@@ -130,7 +130,10 @@ export async function ensureStartupAccounts(db: Db, cfg: Config, { fresh }: { fr
     const { randomBytes } = await import("node:crypto");
     const email = "pastor@example.com";
     const password = randomBytes(12).toString("base64url");
-    await db.insert(users).values({ email, passwordHash: await hashPassword(password) }).onConflictDoNothing();
+    await db
+      .insert(users)
+      .values({ email, passwordHash: await hashPassword(password) })
+      .onConflictDoNothing();
     console.log(
       [
         "",

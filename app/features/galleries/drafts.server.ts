@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, eq, inArray, lt, max, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, max, ne, sql } from "drizzle-orm";
 import { clock } from "~/services/clock.server";
 import { type DraftFeedback, galleries, galleryDraftImages, galleryDrafts, galleryImages } from "~/services/schema";
 import { type Db, withDb } from "~/services/db.server";
@@ -40,7 +40,8 @@ export const GALLERY_MESSAGES = {
   imageUnknown: "Nie ma takiego zdjęcia w galerii. Odśwież stronę i spróbuj ponownie.",
   draftGone: "Ten szkic galerii wygasł lub został już zapisany. Zacznij od nowa.",
   galleryGone: "Ta galeria została w międzyczasie usunięta.",
-  notSavedRefused: "Galerii nie zapisano, bo nie wszystkie wybrane zdjęcia udało się dodać. Sprawdź listę i naciśnij „zapisz” jeszcze raz.",
+  notSavedRefused:
+    "Galerii nie zapisano, bo nie wszystkie wybrane zdjęcia udało się dodać. Sprawdź listę i naciśnij „zapisz” jeszcze raz.",
   storeFailed: "nie udało się zapisać zdjęcia, spróbuj ponownie",
 } as const;
 
@@ -88,7 +89,9 @@ export type FieldErrors = NonNullable<DraftFeedback["fieldErrors"]>;
 /** The values as they will be saved, or what is wrong with them (Polish). */
 export function checkGalleryValues(input: GalleryValues): { values: GalleryValues; fieldErrors: FieldErrors | null } {
   const title = normalizeTitle(input.title);
-  const description = draftText(input.description).replace(/[\u0001-\u0008\u000b-\u001f\u007f]/g, "").trim();
+  const description = draftText(input.description)
+    .replace(/[\u0001-\u0008\u000b-\u001f\u007f]/g, "")
+    .trim();
   const date = input.date.trim();
   const errors: FieldErrors = {};
   if (!title) errors.title = GALLERY_MESSAGES.titleEmpty;
@@ -106,7 +109,11 @@ export function checkGalleryValues(input: GalleryValues): { values: GalleryValue
 export function isUniqueViolation(error: unknown, constraint: string): boolean {
   for (let e = error as Record<string, unknown> | undefined, depth = 0; e && depth < 5; depth++) {
     if (e.code === "23505") {
-      return e.constraint_name === constraint || e.constraint === constraint || String(e.detail ?? e.message).includes(constraint);
+      return (
+        e.constraint_name === constraint ||
+        e.constraint === constraint ||
+        String(e.detail ?? e.message).includes(constraint)
+      );
     }
     e = e.cause as Record<string, unknown> | undefined;
   }
@@ -268,7 +275,13 @@ export async function addDraftImage(
  * Keeps the photo descriptions typed in the editor (key → text). Keys the
  * draft does not hold are ignored. False when the draft is gone.
  */
-export async function setDraftAlts({ draftId, alts }: { draftId: string; alts: Map<string, string> }): Promise<boolean> {
+export async function setDraftAlts({
+  draftId,
+  alts,
+}: {
+  draftId: string;
+  alts: Map<string, string>;
+}): Promise<boolean> {
   if (alts.size === 0) return true;
   const pairs = [...alts].map(([key, alt]) => sql`(${key}::text, ${cleanAlt(alt)}::text)`);
   return withDb((db) =>
@@ -367,8 +380,7 @@ export interface UploadedPhoto {
 }
 
 export type PhotoResult =
-  | { name: string; ok: true; image: EditorImage }
-  | { name: string; ok: false; reason: string; heic?: boolean };
+  { name: string; ok: true; image: EditorImage } | { name: string; ok: false; reason: string; heic?: boolean };
 
 /** A file name fit for a row and a page: no control characters, not endless. */
 export function displayName(name: string): string {
@@ -430,7 +442,11 @@ export async function addPhotos(
     try {
       draftId ??= await startDraft();
       if (draftId && (await addDraftImage({ draftId, name, image: stored }, store))) {
-        results.push({ name, ok: true, image: { key: stored.key, name, width: stored.width, height: stored.height, alt: "" } });
+        results.push({
+          name,
+          ok: true,
+          image: { key: stored.key, name, width: stored.width, height: stored.height, alt: "" },
+        });
         continue;
       }
       gone = true;
@@ -462,8 +478,7 @@ export function hintFor(results: PhotoResult[]): string | null {
 // Saving.
 
 export type SaveResult =
-  | { ok: true; title: string }
-  | { ok: false; fieldErrors?: FieldErrors; error?: string; gone?: "draft" | "gallery" };
+  { ok: true; title: string } | { ok: false; fieldErrors?: FieldErrors; error?: string; gone?: "draft" | "gallery" };
 
 class TitleTaken extends Error {}
 
@@ -513,7 +528,8 @@ export async function saveGallery(
             .from(galleryDrafts)
             .where(and(eq(galleryDrafts.id, draftId), eq(galleryDrafts.userId, userId)))
             .for("update");
-          if (!draft || draft.galleryId !== galleryId) return { result: { ok: false, gone: "draft" }, removed: [] } as const;
+          if (!draft || draft.galleryId !== galleryId)
+            return { result: { ok: false, gone: "draft" }, removed: [] } as const;
           images = await draftImages(tx, draftId);
         }
         const clash = await tx
@@ -546,19 +562,17 @@ export async function saveGallery(
             .where(eq(galleryImages.galleryId, id));
           await tx.delete(galleryImages).where(eq(galleryImages.galleryId, id));
           if (images.length) {
-            await tx
-              .insert(galleryImages)
-              .values(
-                images.map((img, position) => ({
-                  galleryId: id,
-                  position,
-                  name: img.name,
-                  imageKey: img.key,
-                  width: img.width,
-                  height: img.height,
-                  alt: img.alt,
-                })),
-              );
+            await tx.insert(galleryImages).values(
+              images.map((img, position) => ({
+                galleryId: id,
+                position,
+                name: img.name,
+                imageKey: img.key,
+                width: img.width,
+                height: img.height,
+                alt: img.alt,
+              })),
+            );
           }
           await tx.delete(galleryDrafts).where(eq(galleryDrafts.id, draftId!));
           removed = await unreferencedImages(tx, before);

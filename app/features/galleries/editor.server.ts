@@ -29,7 +29,12 @@ import {
   setDraftAlts,
   updateDraft,
 } from "~/features/galleries/drafts.server";
-import { type EditorImage, getGalleryForEditor, thumbnailUrl, titleFromSlug } from "~/features/galleries/galleries.server";
+import {
+  type EditorImage,
+  getGalleryForEditor,
+  thumbnailUrl,
+  titleFromSlug,
+} from "~/features/galleries/galleries.server";
 import { UPLOAD_MESSAGES, type UploadResult, parseUpload } from "~/services/upload.server";
 
 export const GALLERY_LIST_PATH = "/strefapastora/galeria";
@@ -244,7 +249,8 @@ export async function editorAction(request: Request, user: SessionUser, target: 
         draftId = await startDraft();
         if (!draftId) return redirect(UNKNOWN_GALLERY_REDIRECT);
       }
-      if (draftId && !(await setDraftAlts({ draftId, alts }))) return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
+      if (draftId && !(await setDraftAlts({ draftId, alts })))
+        return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
     }
 
     switch (intent?.kind) {
@@ -310,8 +316,7 @@ export type PhotosResponse =
     }
   | { draftId: string };
 
-const answer = (body: PhotosResponse, status = 200) =>
-  json(body, { status, headers: { "Cache-Control": "no-store" } });
+const answer = (body: PhotosResponse, status = 200) => json(body, { status, headers: { "Cache-Control": "no-store" } });
 
 /**
  * The editor's script: `intent=upload` with one file (or a few) per request,
@@ -345,7 +350,9 @@ export async function photosAction(request: Request, user: SessionUser) {
         // A report from an earlier no-script post is stale now.
         if (draftId) await updateDraft({ draftId, values: typed, feedback: null });
         if (draftId) await setDraftAlts({ draftId, alts: typedAlts(form.fields) });
-        const results = batch.results.map((r) => (r.ok ? { ...r, image: toClient(r.image) } : { name: r.name, ok: false as const, reason: r.reason }));
+        const results = batch.results.map((r) =>
+          r.ok ? { ...r, image: toClient(r.image) } : { name: r.name, ok: false as const, reason: r.reason },
+        );
         return answer({ draftId, results, hint: hintFor(batch.results) }, results.some((r) => r.ok) ? 200 : 422);
       }
       case "reorder": {

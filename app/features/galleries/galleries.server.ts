@@ -1,7 +1,21 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { articles, galleries, galleryDraftImages, galleryDrafts, galleryImages, historyPhotos } from "~/services/schema";
+import {
+  articles,
+  galleries,
+  galleryDraftImages,
+  galleryDrafts,
+  galleryImages,
+  historyPhotos,
+} from "~/services/schema";
 import { type Db, withDb } from "~/services/db.server";
-import { type ImageView, type ShareImage, type StoredImage, deleteImage, imageView, shareImage } from "~/services/images.server";
+import {
+  type ImageView,
+  type ShareImage,
+  type StoredImage,
+  deleteImage,
+  imageView,
+  shareImage,
+} from "~/services/images.server";
 import { ALT_MAX } from "~/features/galleries/constants";
 import { isExternalImage, variantKey, variantWidths } from "~/lib/image-variants";
 import { logger } from "~/services/logger.server";
@@ -81,7 +95,13 @@ export async function getGalleryByTitle(title: string): Promise<GalleryDetail | 
     date,
     images: rows.flatMap((r) =>
       r.imageKey && r.width && r.height
-        ? [{ name: r.name ?? "", alt: r.alt ?? "", ...imageView({ key: r.imageKey, width: r.width, height: r.height }) }]
+        ? [
+            {
+              name: r.name ?? "",
+              alt: r.alt ?? "",
+              ...imageView({ key: r.imageKey, width: r.width, height: r.height }),
+            },
+          ]
         : [],
     ),
     cover: first ? shareImage({ key: first.imageKey!, width: first.width!, height: first.height! }) : null,
@@ -242,7 +262,11 @@ export async function deleteGallery({ title }: { title: string }, store: Storage
         .where(eq(galleryImages.galleryId, gallery.id));
       // Photos uploaded to an unsaved edit of this album go too.
       const drafted = await tx
-        .select({ key: galleryDraftImages.imageKey, width: galleryDraftImages.width, height: galleryDraftImages.height })
+        .select({
+          key: galleryDraftImages.imageKey,
+          width: galleryDraftImages.width,
+          height: galleryDraftImages.height,
+        })
         .from(galleryDraftImages)
         .innerJoin(galleryDrafts, eq(galleryDrafts.id, galleryDraftImages.draftId))
         .where(eq(galleryDrafts.galleryId, gallery.id));

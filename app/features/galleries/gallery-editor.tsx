@@ -13,7 +13,16 @@ import {
 import { SortableContext, arrayMove, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { Form, useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
-import { type CSSProperties, type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  type CSSProperties,
+  type MouseEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import type { ClientImage, PhotosResponse, editorAction, editorLoader } from "~/features/galleries/editor.server";
 import { CSRF_FIELD, CSRF_HEADER } from "~/lib/csrf";
 import { ALT_MAX, batchReport } from "~/features/galleries/constants";
@@ -43,9 +52,6 @@ const keyboardStep: KeyboardCoordinateGetter = (event, { currentCoordinates: c }
       return undefined;
   }
 };
-
-type LoaderData = ReturnType<typeof useLoaderData<typeof editorLoader>>;
-type ActionData = ReturnType<typeof useActionData<typeof editorAction>>;
 
 interface UploadItem {
   id: string;
@@ -105,8 +111,7 @@ export function GalleryEditor() {
   // buttons would be enabled for that one render, and a press in it lost.
   const [refreshing, setRefreshing] = useState(false);
   useEffect(() => setRefreshing(false), [data]);
-  const busy =
-    uploading || savingOrder || refreshing || navigation.state !== "idle" || revalidator.state !== "idle";
+  const busy = uploading || savingOrder || refreshing || navigation.state !== "idle" || revalidator.state !== "idle";
 
   const formAction = data.draftId ? `${data.pageUrl}?szkic=${encodeURIComponent(data.draftId)}` : data.pageUrl;
 
@@ -156,7 +161,9 @@ export function GalleryEditor() {
       setSavingOrder(false);
       if (!res?.ok || !answer || !("draftId" in answer) || !answer.draftId) {
         setScriptError(
-          answer && "error" in answer ? answer.error : "Nie udało się zapisać nowej kolejności. Odśwież stronę i spróbuj ponownie.",
+          answer && "error" in answer
+            ? answer.error
+            : "Nie udało się zapisać nowej kolejności. Odśwież stronę i spróbuj ponownie.",
         );
         refresh();
         return false;
@@ -180,7 +187,8 @@ export function GalleryEditor() {
       xhr.open("POST", PHOTOS_ENDPOINT);
       xhr.setRequestHeader(CSRF_HEADER, csrf);
       xhr.setRequestHeader("Accept", "application/json");
-      xhr.upload.onprogress = (e) => update({ phase: "uploading", loaded: e.loaded, total: e.lengthComputable ? e.total : file.size });
+      xhr.upload.onprogress = (e) =>
+        update({ phase: "uploading", loaded: e.loaded, total: e.lengthComputable ? e.total : file.size });
       // Sent; the server now checks and scales the photo.
       xhr.upload.onload = () => update({ phase: "processing", loaded: file.size, total: file.size });
       const fail = (reason: string) => {
@@ -299,7 +307,15 @@ export function GalleryEditor() {
           rows={4}
           error={fieldErrors?.description}
         />
-        <Field id="date" name="date" type="date" label="DATA" defaultValue={values.date} required error={fieldErrors?.date} />
+        <Field
+          id="date"
+          name="date"
+          type="date"
+          label="DATA"
+          defaultValue={values.date}
+          required
+          error={fieldErrors?.date}
+        />
 
         <fieldset className="photo-upload">
           <legend>Zdjęcia</legend>
@@ -307,7 +323,9 @@ export function GalleryEditor() {
             <label htmlFor="photos">Wybierz zdjęcia (JPEG, PNG lub WebP)</label>
             <input ref={fileRef} id="photos" type="file" name="zdjecia" accept="image/*" multiple />
             {hydrated ? null : (
-              <span className="field-note">Najwyżej {data.maxFiles} zdjęć naraz; więcej dodaj w kolejnych częściach.</span>
+              <span className="field-note">
+                Najwyżej {data.maxFiles} zdjęć naraz; więcej dodaj w kolejnych częściach.
+              </span>
             )}
           </p>
           <button
@@ -399,16 +417,21 @@ function ImageList({
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Podniesiono zdjęcie ${nameOf(active.id)}.`,
     onDragOver: ({ active, over }) =>
-      over ? `Zdjęcie ${nameOf(active.id)} nad miejscem ${placeOf(over.id)}.` : `Zdjęcie ${nameOf(active.id)} poza listą.`,
+      over
+        ? `Zdjęcie ${nameOf(active.id)} nad miejscem ${placeOf(over.id)}.`
+        : `Zdjęcie ${nameOf(active.id)} poza listą.`,
     onDragEnd: ({ active, over }) =>
-      over ? `Upuszczono zdjęcie ${nameOf(active.id)} na miejscu ${placeOf(over.id)}.` : `Upuszczono zdjęcie ${nameOf(active.id)}.`,
+      over
+        ? `Upuszczono zdjęcie ${nameOf(active.id)} na miejscu ${placeOf(over.id)}.`
+        : `Upuszczono zdjęcie ${nameOf(active.id)}.`,
     onDragCancel: ({ active }) => `Anulowano przenoszenie zdjęcia ${nameOf(active.id)}.`,
   };
 
   const heading = <h2 id="gallery-images-heading">Kolejność zdjęć ({items.length})</h2>;
   const altHelp = (
     <p className="field-note" id="alt-help">
-      Opis zdjęcia odczyta osobom niewidomym czytnik ekranu. Gdy pole zostanie puste, zdjęcie opisze jego numer i tytuł galerii.
+      Opis zdjęcia odczyta osobom niewidomym czytnik ekranu. Gdy pole zostanie puste, zdjęcie opisze jego numer i tytuł
+      galerii.
     </p>
   );
   if (items.length === 0) {
@@ -518,9 +541,7 @@ function Row({
         {index === 0 ? <span className="cover-badge"> (okładka)</span> : null}
       </span>
       <span className="editor-image-alt">
-        <label htmlFor={`alt-${index}`}>
-          opis zdjęcia dla niewidomych{which}
-        </label>
+        <label htmlFor={`alt-${index}`}>opis zdjęcia dla niewidomych{which}</label>
         <input
           id={`alt-${index}`}
           name={`alt:${image.key}`}
@@ -531,7 +552,14 @@ function Row({
         />
       </span>
       <span className="editor-image-actions">
-        <button type="submit" name="intent" value={`up:${image.key}`} formNoValidate className="secondary" disabled={busy || index === 0}>
+        <button
+          type="submit"
+          name="intent"
+          value={`up:${image.key}`}
+          formNoValidate
+          className="secondary"
+          disabled={busy || index === 0}
+        >
           w górę{which}
         </button>
         <button
@@ -544,10 +572,24 @@ function Row({
         >
           w dół{which}
         </button>
-        <button type="submit" name="intent" value={`cover:${image.key}`} formNoValidate className="secondary" disabled={busy || index === 0}>
+        <button
+          type="submit"
+          name="intent"
+          value={`cover:${image.key}`}
+          formNoValidate
+          className="secondary"
+          disabled={busy || index === 0}
+        >
           na okładkę{which}
         </button>
-        <button type="submit" name="intent" value={`remove:${image.key}`} formNoValidate className="secondary" disabled={busy}>
+        <button
+          type="submit"
+          name="intent"
+          value={`remove:${image.key}`}
+          formNoValidate
+          className="secondary"
+          disabled={busy}
+        >
           usuń{which}
         </button>
       </span>

@@ -155,7 +155,11 @@ export async function sitemap(origin: string): Promise<string> {
     lastmod: lastmod(ISO_DAY.test(g.date) ? g.date : g.createdAt),
   }));
   const latest = (entries: { lastmod: string | null }[]) =>
-    entries.map((e) => e.lastmod).filter((d): d is string => d !== null).sort().at(-1) ?? null;
+    entries
+      .map((e) => e.lastmod)
+      .filter((d): d is string => d !== null)
+      .sort()
+      .at(-1) ?? null;
   const pages = SITEMAP_PAGES.map((path) => ({
     loc: absoluteUrl(origin, path),
     lastmod: path === "/aktualnosci" ? latest(articleEntries) : path === "/galeria" ? latest(albumEntries) : null,

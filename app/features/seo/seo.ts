@@ -61,7 +61,13 @@ export function seo({ matches, location }: Args, options: SeoOptions = {}): Meta
   const title = options.title ?? church.name;
   const origin = originOf(matches);
   // Every page names the news feed, so a reader finds it wherever it starts.
-  const feed: MetaDescriptor = { tagName: "link", rel: "alternate", type: "application/rss+xml", title: RSS_TITLE, href: absoluteUrl(origin, RSS_PATH) };
+  const feed: MetaDescriptor = {
+    tagName: "link",
+    rel: "alternate",
+    type: "application/rss+xml",
+    title: RSS_TITLE,
+    href: absoluteUrl(origin, RSS_PATH),
+  };
   if (isPastorPathname(location.pathname)) {
     return [{ title }, { name: "robots", content: "noindex, nofollow" }, feed];
   }
@@ -92,7 +98,10 @@ export function seo({ matches, location }: Args, options: SeoOptions = {}): Meta
       { name: "twitter:image", content: image.url },
     );
     if (options.imageAlt) {
-      tags.push({ property: "og:image:alt", content: options.imageAlt }, { name: "twitter:image:alt", content: options.imageAlt });
+      tags.push(
+        { property: "og:image:alt", content: options.imageAlt },
+        { name: "twitter:image:alt", content: options.imageAlt },
+      );
     }
   }
   return tags;

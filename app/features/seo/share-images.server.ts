@@ -13,8 +13,12 @@ async function publishedImages(): Promise<StoredImage[]> {
         .select({ key: articles.imageKey, width: articles.imageWidth, height: articles.imageHeight })
         .from(articles)
         .where(isNotNull(articles.imageKey)),
-      db.select({ key: galleryImages.imageKey, width: galleryImages.width, height: galleryImages.height }).from(galleryImages),
-      db.select({ key: historyPhotos.imageKey, width: historyPhotos.width, height: historyPhotos.height }).from(historyPhotos),
+      db
+        .select({ key: galleryImages.imageKey, width: galleryImages.width, height: galleryImages.height })
+        .from(galleryImages),
+      db
+        .select({ key: historyPhotos.imageKey, width: historyPhotos.width, height: historyPhotos.height })
+        .from(historyPhotos),
     ]);
     const all = [...a, ...g, ...h].filter((i): i is StoredImage => Boolean(i.key && i.width && i.height));
     // An album photo may be named by several rows; one file each.
