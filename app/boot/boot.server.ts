@@ -5,7 +5,7 @@ import fs from "node:fs/promises";
 import { seedDemoContent } from "~/boot/seed.server";
 import { sessionSecrets } from "~/features/auth/session.server";
 import { ensureStartupAccounts } from "~/features/auth/users.server";
-import { scheduleGalleryCleanup, stopGalleryCleanup } from "~/features/galleries/drafts.server";
+import { scheduleGalleryCleanup, stopGalleryCleanup } from "~/features/galleries/cleanup.server";
 import { churchPayload } from "~/features/giving/payment-qr.server";
 import { backfillShareImages } from "~/features/seo/share-images.server";
 import { type Config, config } from "~/services/config.server";

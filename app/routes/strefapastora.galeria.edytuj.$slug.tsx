@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/features/auth/auth.server";
-import { GalleryEditor } from "~/features/galleries/gallery-editor";
+import { GalleryEditor } from "~/features/galleries/editor/gallery-editor";
 import { editorAction, editorLoader, titleFromEditPath } from "~/features/galleries/editor.server";
 import pastorStyles from "~/styles/pastor.css";
 

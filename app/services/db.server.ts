@@ -187,6 +187,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return unavailableCode(error) !== null;
 }
 
+/** True when the error is a violation of this unique index (postgres.js or PGlite, wrapped by drizzle or not). */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let e = error as Record<string, unknown> | undefined, depth = 0; e && depth < 5; depth++) {
+    if (e.code === "23505") {
+      return (
+        e.constraint_name === constraint ||
+        e.constraint === constraint ||
+        String(e.detail ?? e.message).includes(constraint)
+      );
+    }
+    e = e.cause as Record<string, unknown> | undefined;
+  }
+  return false;
+}
+
 // Queries under way, so that shutdown waits for them.
 const activity = { inFlight: 0, last: 0 };
 

@@ -9,7 +9,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { clock } from "~/services/clock.server";
 import { galleries, galleryDraftImages, galleryDrafts, galleryImages } from "~/services/schema";
-import { db } from "~/services/db.server";
+import { db, isUniqueViolation } from "~/services/db.server";
 import { type StoredImage, storeImage } from "~/services/images.server";
 import { allKeys } from "~/lib/image-variants";
 import {
@@ -18,22 +18,16 @@ import {
   getGalleryForEditor,
   listGalleryCards,
 } from "~/features/galleries/galleries.server";
+import { GALLERY_MESSAGES, checkGalleryValues } from "~/features/galleries/album-values";
+import { changeDraftImages, createDraft, getDraft, newDraftFolder } from "~/features/galleries/drafts.server";
+import { addPhotos, reportFor } from "~/features/galleries/draft-photos.server";
+import { saveGallery } from "~/features/galleries/save.server";
 import {
   DRAFT_TTL_MS,
-  GALLERY_MESSAGES,
-  addPhotos,
   baseKeyOf,
-  changeDraftImages,
-  checkGalleryValues,
   cleanupGalleryDrafts,
-  createDraft,
-  getDraft,
-  isUniqueViolation,
-  newDraftFolder,
-  reportFor,
-  saveGallery,
   scheduleGalleryCleanup,
-} from "~/features/galleries/drafts.server";
+} from "~/features/galleries/cleanup.server";
 import { type Storage, storage } from "~/services/storage.server";
 import { createUser } from "~/features/auth/users.server";
 import { insertArticle } from "../fixtures";

@@ -9,26 +9,21 @@ import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { isValidKey } from "~/services/storage.server";
 import { isExternalImage } from "~/lib/image-variants";
 import { todayIn } from "~/lib/text";
+import { GALLERY_MESSAGES, type GalleryValues, normalizeTitle } from "~/features/galleries/album-values";
 import {
   type DraftFeedback,
-  GALLERY_MESSAGES,
   type GalleryDraft,
-  type GalleryValues,
   type ImageChange,
-  addPhotos,
   altsChange,
   changeDraftImages,
   createDraft,
   getDraft,
-  hintFor,
-  isTitleTaken,
   newDraftFolder,
-  normalizeTitle,
-  reportFor,
-  saveGallery,
   setDraftAlts,
   updateDraft,
 } from "~/features/galleries/drafts.server";
+import { addPhotos, hintFor, reportFor } from "~/features/galleries/draft-photos.server";
+import { isTitleTaken, saveGallery } from "~/features/galleries/save.server";
 import {
   type EditorImage,
   getGalleryForEditor,
