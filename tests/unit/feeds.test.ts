@@ -2,7 +2,9 @@
 // parser against a real database.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeEach, describe, expect, it } from "vitest";
-import { RSS_LIMIT, robotsTxt, rssFeed, sitemap } from "~/features/seo/feeds.server";
+import { RSS_LIMIT, rssFeed } from "~/features/seo/feed.server";
+import { sitemap } from "~/features/seo/sitemap.server";
+import { robotsTxt } from "~/features/seo/robots.server";
 import { publishedAt } from "~/features/seo/seo";
 import { loader as rssLoader } from "~/routes/aktualnosci.rss[.]xml";
 import { loader as robotsLoader } from "~/routes/robots[.]txt";
