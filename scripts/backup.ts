@@ -1,10 +1,12 @@
 // `npm run backup -- <file>`: one archive (tar.gz) with every table of the
 // configured database and every stored file, plus a manifest of checksums.
 // Uses the same configuration as the app (DATABASE_URL or the embedded
-// database under DATA_DIR; disk or S3 storage). See app/backup.server.ts.
+// database under DATA_DIR; disk or S3 storage). See backup/.
 import fs from "node:fs";
 import path from "node:path";
-import { BackupError, FILES, ROWS, TABLES, createBackup, openDatabase, plural, portAnswers } from "./backup/backup";
+import { createBackup } from "./backup/backup";
+import { openDatabase, portAnswers } from "./backup/connections";
+import { BackupError, FILES, ROWS, TABLES, plural } from "./backup/format";
 import { config } from "~/services/config.server";
 import { type Io, fileCommand, runIfMain } from "./cli";
 import { storage } from "~/services/storage.server";

@@ -3,7 +3,7 @@
 // into the configured database and storage, downloading every image. Safe to
 // run again: what is already there is left alone, and images that could not
 // be downloaded last time are tried again. See app/firebase-import.server.ts.
-import { portAnswers } from "./backup/backup";
+import { portAnswers } from "./backup/connections";
 import { config } from "~/services/config.server";
 import { type Io, fileCommand, runIfMain } from "./cli";
 import { closeDb } from "~/services/db.server";

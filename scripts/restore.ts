@@ -1,8 +1,10 @@
 // `npm run restore -- <file>`: restores an archive made by `npm run backup`
 // into the configured database and storage, which must both be empty.
 // Migrations run here (up to the archive's level, then the rest); the archive
-// is checked whole before anything is written. See app/backup.server.ts.
-import { BackupError, FILES, ROWS, TABLES, openDatabase, plural, portAnswers, restoreBackup } from "./backup/backup";
+// is checked whole before anything is written. See backup/.
+import { openDatabase, portAnswers } from "./backup/connections";
+import { BackupError, FILES, ROWS, TABLES, plural } from "./backup/format";
+import { restoreBackup } from "./backup/restore";
 import { config } from "~/services/config.server";
 import { type Io, fileCommand, runIfMain } from "./cli";
 import { storage } from "~/services/storage.server";

@@ -16,16 +16,12 @@ import { migrate } from "drizzle-orm/postgres-js/migrator";
 import S3rver from "s3rver";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  BackupError,
-  type BackupManifest,
-  DEFAULT_MIGRATIONS_FOLDER,
-  createBackup,
-  openDatabase,
-  readJournal,
-  restoreBackup,
-  verifyBackup,
-} from "../../scripts/backup/backup";
+import { createBackup } from "../../scripts/backup/backup";
+import { openDatabase } from "../../scripts/backup/connections";
+import { BackupError, type BackupManifest } from "../../scripts/backup/format";
+import { DEFAULT_MIGRATIONS_FOLDER, readJournal } from "../../scripts/backup/migrations";
+import { verifyBackup } from "../../scripts/backup/read-archive";
+import { restoreBackup } from "../../scripts/backup/restore";
 import { articles, galleries, users } from "~/services/schema";
 import type { Db } from "~/services/db.server";
 import { seedDemoContent } from "~/boot/seed.server";
