@@ -2,12 +2,13 @@
 // (a Firestore JSON export of aktualnosci, galleries and history-gallery)
 // into the configured database and storage, downloading every image. Safe to
 // run again: what is already there is left alone, and images that could not
-// be downloaded last time are tried again. See app/firebase-import.server.ts.
+// be downloaded last time are tried again. See firebase-import/.
 import { portAnswers } from "./backup/connections";
 import { config } from "~/services/config.server";
 import { type Io, fileCommand, runIfMain } from "./cli";
 import { closeDb } from "~/services/db.server";
-import { ImportFileError, importFirebase, readFirebaseExport, summaryLines } from "./firebase-import/import";
+import { ImportFileError, readFirebaseExport } from "./firebase-import/export-file";
+import { importFirebase, summaryLines } from "./firebase-import/import";
 import { storage } from "~/services/storage.server";
 
 const USAGE = "Użycie: npm run import:firebase -- <eksport.json>";

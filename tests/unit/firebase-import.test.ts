@@ -14,14 +14,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
 import { db } from "~/services/db.server";
-import {
-  ImportFileError,
-  type ImportSummary,
-  importFirebase,
-  parseFirebaseExport,
-  readFirebaseExport,
-  summaryLines,
-} from "../../scripts/firebase-import/import";
+import { ImportFileError, parseFirebaseExport, readFirebaseExport } from "../../scripts/firebase-import/export-file";
+import { type ImportSummary, importFirebase, summaryLines } from "../../scripts/firebase-import/import";
 import { IMAGE_MESSAGES, deleteImage } from "~/services/images.server";
 import { EXTERNAL_IMAGE_SIZE, variantKey } from "~/lib/image-variants";
 import { deleteGallery } from "~/features/galleries/galleries.server";
