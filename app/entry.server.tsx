@@ -3,13 +3,14 @@ import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { church } from "~/content/church";
 import { DatabaseUnavailableError } from "~/services/db.server";
-import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified, isPastorPath } from "~/http/cache.server";
+import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified } from "~/http/cache.server";
 import { yearIn } from "~/lib/text";
 import { siteCss } from "~/http/inline-css.server";
 import { DocumentContext } from "~/lib/document-context";
 import { applySecurityHeaders, createNonce } from "~/http/security-headers.server";
 import { logger } from "~/services/logger.server";
 import { unavailableResponse } from "~/http/unavailable.server";
+import { isPastorPath } from "~/lib/paths";
 
 // What server/index.mjs calls: start-up before serving, shutdown after the
 // last request, and the handler in front of remix-serve's Express app.

@@ -17,6 +17,7 @@ import { siteOrigin } from "~/services/config.server";
 import { useInlineCss, useNonce } from "~/lib/document-context";
 import { HEAD_SCRIPT, PUBLIC_SCRIPT } from "~/lib/public-script";
 import { type RootData, seo } from "~/features/seo/seo";
+import { HOME_PATH } from "~/lib/paths";
 import styles from "~/styles/app.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -72,7 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         <SiteHeader />
         <main id="main">{children}</main>
-        <SiteFooter showPastorLink={pathname === "/"} />
+        <SiteFooter showPastorLink={pathname === HOME_PATH} />
         {hydrate ? (
           <>
             <ScrollRestoration nonce={nonce} />
@@ -104,7 +105,7 @@ export function ErrorBoundary() {
       <h1>{title}</h1>
       <p>{text}</p>
       <p>
-        <a href="/">Wróć na stronę główną</a>
+        <a href={HOME_PATH}>Wróć na stronę główną</a>
       </p>
     </section>
   );

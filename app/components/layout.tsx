@@ -1,11 +1,12 @@
 import { NavLink } from "@remix-run/react";
 import { church, navigation } from "~/content/church";
 import { yearIn } from "~/lib/text";
+import { HOME_PATH, LOGIN_PATH, PRIVACY_PATH } from "~/lib/paths";
 
 export function SiteHeader() {
   return (
     <header className="site-header">
-      <a className="brand" href="/">
+      <a className="brand" href={HOME_PATH}>
         <img src="/logo.svg" alt="" width={44} height={44} />
         <span>
           {church.headerTitle[0]}
@@ -23,7 +24,7 @@ export function SiteHeader() {
         <ul>
           {navigation.map((item) => (
             <li key={item.to}>
-              <NavLink to={item.to} end={item.to === "/"} prefetch="none">
+              <NavLink to={item.to} end={item.to === HOME_PATH} prefetch="none">
                 {item.label}
               </NavLink>
             </li>
@@ -41,8 +42,8 @@ export function SiteFooter({ showPastorLink }: { showPastorLink: boolean }) {
         Copyright © {yearIn(church.timeZone)} {church.footerName}
       </p>
       <p className="footer-links">
-        <a href="/polityka-prywatnosci">Polityka prywatności</a>
-        {showPastorLink ? <a href="/strefapastora/logowanie">Strefa pastora</a> : null}
+        <a href={PRIVACY_PATH}>Polityka prywatności</a>
+        {showPastorLink ? <a href={LOGIN_PATH}>Strefa pastora</a> : null}
       </p>
     </footer>
   );

@@ -1,5 +1,6 @@
 import { useMatches } from "@remix-run/react";
 import { CSRF_FIELD } from "~/lib/csrf";
+import { LOGOUT_PATH } from "~/lib/paths";
 
 /**
  * The token of this session, from the nearest route whose loader returned
@@ -34,7 +35,7 @@ export function PastorBar({ email }: { email: string }) {
     <div className="pastor-bar">
       <span className="pastor-email">{email}</span>
       {/* A full page POST: the public home page it leads to is not a React page. */}
-      <form method="post" action="/strefapastora/wyloguj">
+      <form method="post" action={LOGOUT_PATH}>
         <CsrfInput />
         <button type="submit">wyloguj się</button>
       </form>

@@ -5,6 +5,15 @@
  * Values marked PLACEHOLDER are not given by the specification and must be
  * replaced with the congregation's real data before going live.
  */
+import {
+  ABOUT_PATH,
+  CALENDAR_PATH,
+  CONTACT_PATH,
+  GALLERIES_PATH,
+  HOME_PATH,
+  MINISTRIES_PATH,
+  NEWS_PATH,
+} from "~/lib/paths";
 
 export type Weekday = "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
 
@@ -195,13 +204,13 @@ export const calendarEmbedUrl = `https://calendar.google.com/calendar/embed?${ne
 })}`;
 
 export const navigation = [
-  { to: "/", label: "Strona główna" },
-  { to: "/onas", label: "O nas" },
-  { to: "/aktualnosci", label: "Aktualności" },
-  { to: "/galeria", label: "Galeria" },
-  { to: "/sluzby", label: "Służby" },
-  { to: "/kalendarz", label: "Kalendarz" },
-  { to: "/kontakt", label: "Kontakt" },
+  { to: HOME_PATH, label: "Strona główna" },
+  { to: ABOUT_PATH, label: "O nas" },
+  { to: NEWS_PATH, label: "Aktualności" },
+  { to: GALLERIES_PATH, label: "Galeria" },
+  { to: MINISTRIES_PATH, label: "Służby" },
+  { to: CALENDAR_PATH, label: "Kalendarz" },
+  { to: CONTACT_PATH, label: "Kontakt" },
 ] as const;
 
 export const privacyPolicy = {

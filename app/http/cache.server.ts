@@ -1,12 +1,9 @@
 import crypto from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
+import { isPastorPath } from "~/lib/paths";
 
 export const PUBLIC_CACHE = "public, max-age=60, stale-while-revalidate=600";
 export const PRIVATE_CACHE = "private, no-store";
-
-export function isPastorPath(pathname: string) {
-  return pathname === "/strefapastora" || pathname.startsWith("/strefapastora/");
-}
 
 /**
  * Chooses Cache-Control for a document: the pastor area is never stored,

@@ -1,5 +1,6 @@
 import { createCookie, redirect } from "@remix-run/node";
 import { config } from "~/services/config.server";
+import { PANEL_PATH } from "~/lib/paths";
 
 /**
  * A one-time message shown after a redirect ("Zapisano artykuł."). It lives
@@ -8,7 +9,7 @@ import { config } from "~/services/config.server";
  */
 const flashCookie = () =>
   createCookie("flash", {
-    path: "/strefapastora",
+    path: PANEL_PATH,
     httpOnly: true,
     sameSite: "lax",
     secure: config().isProduction,

@@ -36,11 +36,6 @@ export function splitLinks(text: string): TextPart[] {
   return parts;
 }
 
-/** Public gallery address for a title, as the original site built it. */
-export function galleryPath(title: string): string {
-  return `/galeria/${encodeURIComponent(title)}`;
-}
-
 /** A search-result description: the start of a text, on one line, at most ~155 characters. */
 export function describe(text: string, max = 155): string {
   const flat = text.replace(/\s+/g, " ").trim();

@@ -8,6 +8,7 @@ import { church, cookieNotice } from "~/content/church";
 import { policyAccepted } from "~/http/cookie-notice.server";
 import { churchJsonLd } from "~/features/seo/seo";
 import { paymentCodeSrc } from "~/features/giving/payment-qr.server";
+import { ACCEPT_COOKIES_PATH, NEWS_PATH, PRIVACY_PATH } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const accepted = await policyAccepted(request);
@@ -60,7 +61,7 @@ export default function Home() {
 
       <section className="page news-teaser">
         <h2>
-          <a href="/aktualnosci">Zobacz najnowsze aktualności</a>
+          <a href={NEWS_PATH}>Zobacz najnowsze aktualności</a>
         </h2>
       </section>
 
@@ -93,9 +94,9 @@ export default function Home() {
           <h2 id="cookie-notice-title">{cookieNotice.heading}</h2>
           <p>
             Klikając „Akceptuję”, zgadzasz się na wykorzystanie plików cookie zgodnie z naszą{" "}
-            <a href="/polityka-prywatnosci">Polityką prywatności</a>.
+            <a href={PRIVACY_PATH}>Polityką prywatności</a>.
           </p>
-          <form method="post" action="/akceptuje">
+          <form method="post" action={ACCEPT_COOKIES_PATH}>
             <button type="submit" className="button">
               {cookieNotice.accept}
             </button>

@@ -7,6 +7,7 @@ import { church } from "~/content/church";
 import { newsArticleJsonLd, publishedAt, seo } from "~/features/seo/seo";
 import { describe } from "~/lib/text";
 import { getArticle } from "~/features/articles/articles.server";
+import { NEWS_PATH } from "~/lib/paths";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const article = await getArticle(params.id ?? "");
@@ -33,7 +34,7 @@ export default function NewsArticle() {
   const origin = useOrigin();
   return (
     <>
-      <ArticleView article={article} backTo="/aktualnosci/" />
+      <ArticleView article={article} backTo={`${NEWS_PATH}/`} />
       {article ? (
         <JsonLd
           data={newsArticleJsonLd(origin, {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { Photo } from "~/components/picture";
 import { displayDate } from "~/lib/text";
 import { newsPage } from "~/features/articles/articles.server";
+import { NEWS_PATH, articlePath, newsPagePath } from "~/lib/paths";
 
 const pageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
 
@@ -13,12 +14,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = raw === null ? 1 : pageParam.parse(raw);
   const { cards, hasOlder } = await newsPage(page);
   // Past the last page (or a malformed number): the first page.
-  if (page > 1 && cards.length === 0) throw redirect("/aktualnosci");
-  if (raw !== null && String(page) !== raw) throw redirect(page === 1 ? "/aktualnosci" : `/aktualnosci?strona=${page}`);
+  if (page > 1 && cards.length === 0) throw redirect(NEWS_PATH);
+  if (raw !== null && String(page) !== raw) throw redirect(newsPagePath(page));
   return json({ articles: cards, page, hasOlder });
 }
-
-const pageHref = (page: number) => (page === 1 ? "/aktualnosci" : `/aktualnosci?strona=${page}`);
 
 export default function News() {
   const { articles, page, hasOlder } = useLoaderData<typeof loader>();
@@ -43,7 +42,7 @@ export default function News() {
               <p className="date">{displayDate(a.date)}</p>
               <h2>{a.header}</h2>
               <p>{a.excerpt}</p>
-              <a className="more" href={`/aktualnosci/${encodeURIComponent(a.id)}`}>
+              <a className="more" href={articlePath(a.id)}>
                 zobacz więcej <span aria-hidden="true">→</span>
                 <span className="visually-hidden">: {a.header}</span>
               </a>
@@ -54,12 +53,12 @@ export default function News() {
       {page > 1 || hasOlder ? (
         <nav className="pager" aria-label="Strony aktualności">
           {page > 1 ? (
-            <a href={pageHref(page - 1)} rel="prev">
+            <a href={newsPagePath(page - 1)} rel="prev">
               <span aria-hidden="true">←</span> nowsze
             </a>
           ) : null}
           {hasOlder ? (
-            <a href={pageHref(page + 1)} rel="next">
+            <a href={newsPagePath(page + 1)} rel="next">
               starsze <span aria-hidden="true">→</span>
             </a>
           ) : null}

@@ -7,12 +7,13 @@ import { defaultPhotoAlt } from "~/features/galleries/constants";
 import { seo } from "~/features/seo/seo";
 import { describe, displayDate } from "~/lib/text";
 import { getGalleryByTitle, titleFromSlug } from "~/features/galleries/galleries.server";
+import { GALLERIES_PATH } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const raw = new URL(request.url).pathname.slice("/galeria/".length);
+  const raw = new URL(request.url).pathname.slice(`${GALLERIES_PATH}/`.length);
   const title = titleFromSlug(raw);
   const gallery = title === null ? null : await getGalleryByTitle(title);
-  if (!gallery) throw redirect("/galeria");
+  if (!gallery) throw redirect(GALLERIES_PATH);
   return json({ gallery });
 }
 
@@ -30,7 +31,7 @@ export default function Gallery() {
   const { gallery } = useLoaderData<typeof loader>();
   return (
     <div className="page">
-      <BackLink to="/galeria" />
+      <BackLink to={GALLERIES_PATH} />
       <h1>{gallery.title}</h1>
       {gallery.description ? <p>{gallery.description}</p> : null}
       <p className="date">{displayDate(gallery.date)}</p>

@@ -1,8 +1,9 @@
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Photo } from "~/components/picture";
-import { displayDate, galleryPath } from "~/lib/text";
+import { displayDate } from "~/lib/text";
 import { listGalleryCards } from "~/features/galleries/galleries.server";
+import { galleryPath } from "~/lib/paths";
 
 export async function loader() {
   return json({ galleries: await listGalleryCards() });

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { Photo } from "~/components/picture";
 import { church } from "~/content/church";
 import { listHistoryPhotos } from "~/features/history/history.server";
+import { testimonyPath } from "~/lib/paths";
 
 export async function loader() {
   return json({ photos: await listHistoryPhotos() });
@@ -50,7 +51,7 @@ export default function AboutUs() {
             <li key={t.id} className="card">
               <h3>{t.name}</h3>
               <p>{t.content.split("\n")[0]}</p>
-              <a className="button" href={`/onas/swiadectwa/${t.id}`} aria-label={`czytaj więcej: ${t.name}`}>
+              <a className="button" href={testimonyPath(t.id)} aria-label={`czytaj więcej: ${t.name}`}>
                 czytaj więcej...
               </a>
             </li>

@@ -5,10 +5,11 @@ import { BackLink } from "~/components/layout";
 import { church } from "~/content/church";
 import { seo } from "~/features/seo/seo";
 import { describe } from "~/lib/text";
+import { ABOUT_PATH } from "~/lib/paths";
 
 export function loader({ params }: LoaderFunctionArgs) {
   const testimony = church.testimonies.find((t) => String(t.id) === params.id);
-  if (!testimony) throw redirect("/onas");
+  if (!testimony) throw redirect(ABOUT_PATH);
   return json({ testimony });
 }
 
@@ -19,7 +20,7 @@ export default function TestimonyPage() {
   const { testimony } = useLoaderData<typeof loader>();
   return (
     <article className="page article">
-      <BackLink to="/onas" />
+      <BackLink to={ABOUT_PATH} />
       <h1>{testimony.name}</h1>
       <div className="prose">{testimony.content}</div>
     </article>

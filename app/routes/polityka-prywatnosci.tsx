@@ -1,4 +1,5 @@
 import { privacyPolicy } from "~/content/church";
+import { HOME_PATH } from "~/lib/paths";
 
 export default function PrivacyPolicy() {
   return (
@@ -11,7 +12,7 @@ export default function PrivacyPolicy() {
         </section>
       ))}
       <p>
-        <a className="button" href="/">
+        <a className="button" href={HOME_PATH}>
           Powrót na stronę główną
         </a>
       </p>

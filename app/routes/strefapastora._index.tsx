@@ -1,8 +1,9 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { LOGIN_PATH, requireUser } from "~/features/auth/auth.server";
+import { requireUser } from "~/features/auth/auth.server";
 import { PastorBar } from "~/components/pastor";
+import { LOGIN_PATH, PASTOR_ARTICLES_PATH, PASTOR_GALLERIES_PATH } from "~/lib/paths";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };
@@ -25,10 +26,10 @@ export default function PastorHome() {
       <h1>Strefa pastora</h1>
       <ul className="pastor-links">
         <li>
-          <Link to="/strefapastora/artykuly">lista artykułów</Link>
+          <Link to={PASTOR_ARTICLES_PATH}>lista artykułów</Link>
         </li>
         <li>
-          <Link to="/strefapastora/galeria">galeria zborowa</Link>
+          <Link to={PASTOR_GALLERIES_PATH}>galeria zborowa</Link>
         </li>
       </ul>
     </section>

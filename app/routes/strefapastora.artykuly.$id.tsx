@@ -6,14 +6,10 @@ import { ArticleView } from "~/features/articles/article-view";
 import { ConfirmPage } from "~/components/confirm";
 import { FormError } from "~/components/forms";
 import { redirectWithFlash } from "~/http/flash.server";
-import {
-  ARTICLE_MESSAGES,
-  deleteArticle,
-  deleteQuestion,
-  getArticle,
-  getArticleHeader,
-} from "~/features/articles/articles.server";
+import { deleteArticle, getArticle, getArticleHeader } from "~/features/articles/articles.server";
+import { ARTICLE_MESSAGES, deleteQuestion } from "~/features/articles/messages";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
+import { PASTOR_ARTICLES_PATH, pastorArticlePath } from "~/lib/paths";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };
@@ -52,7 +48,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const result = await deleteArticle({ id });
   if (!result.ok) return json({ error: result.message }, { status: result.status });
-  return redirectWithFlash("/strefapastora/artykuly", "Usunięto artykuł.");
+  return redirectWithFlash(PASTOR_ARTICLES_PATH, "Usunięto artykuł.");
 }
 
 export default function PastorArticle() {
@@ -63,11 +59,7 @@ export default function PastorArticle() {
     <>
       {result && "confirm" in result ? (
         <div className="page article">
-          <ConfirmPage
-            action={`/strefapastora/artykuly/${encodeURIComponent(id)}`}
-            question={result.confirm}
-            cancelTo="/strefapastora/artykuly"
-          />
+          <ConfirmPage action={pastorArticlePath(id)} question={result.confirm} cancelTo={PASTOR_ARTICLES_PATH} />
         </div>
       ) : null}
       {result && "error" in result && article ? (
@@ -75,7 +67,7 @@ export default function PastorArticle() {
           <FormError message={result.error} />
         </div>
       ) : null}
-      <ArticleView article={article} backTo="/strefapastora/artykuly" />
+      <ArticleView article={article} backTo={PASTOR_ARTICLES_PATH} />
     </>
   );
 }

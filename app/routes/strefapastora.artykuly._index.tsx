@@ -9,7 +9,9 @@ import { PastorBar } from "~/components/pastor";
 import { Photo } from "~/components/picture";
 import { readFlash } from "~/http/flash.server";
 import { displayDate } from "~/lib/text";
-import { deleteQuestion, listArticleCards } from "~/features/articles/articles.server";
+import { listArticleCards } from "~/features/articles/articles.server";
+import { deleteQuestion } from "~/features/articles/messages";
+import { ADD_ARTICLE_PATH, PANEL_PATH, editArticlePath, pastorArticlePath } from "~/lib/paths";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };
@@ -33,17 +35,17 @@ export default function PastorArticles() {
       <h1>Artykuły</h1>
       <FlashMessage message={flash} />
       <p className="pastor-actions">
-        <Link className="button" to="/strefapastora/artykuly/dodaj">
+        <Link className="button" to={ADD_ARTICLE_PATH}>
           dodaj nowy artykuł
         </Link>
-        <BackLink to="/strefapastora" />
+        <BackLink to={PANEL_PATH} />
       </p>
       {articles.length === 0 ? (
         <p className="empty">Nie ma żadnych aktualności do wyświetlenia.</p>
       ) : (
         <ul className="cards">
           {articles.map((a, i) => {
-            const path = `/strefapastora/artykuly/${encodeURIComponent(a.id)}`;
+            const path = pastorArticlePath(a.id);
             // The header, unseen, tells screen readers which card a button belongs to.
             const which = <span className="visually-hidden">: {a.header}</span>;
             return (
@@ -64,7 +66,7 @@ export default function PastorArticles() {
                   <Link className="button secondary" to={path}>
                     pokaż{which}
                   </Link>
-                  <Link className="button secondary" to={`/strefapastora/artykuly/edytuj/${encodeURIComponent(a.id)}`}>
+                  <Link className="button secondary" to={editArticlePath(a.id)}>
                     edytuj{which}
                   </Link>
                   <ConfirmButton action={path} question={a.question}>

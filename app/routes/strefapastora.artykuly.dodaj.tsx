@@ -7,8 +7,10 @@ import { BackLink } from "~/components/layout";
 import { CsrfInput } from "~/components/pastor";
 import { UploadProgress, useUploadForm } from "~/components/upload-progress";
 import { redirectWithFlash } from "~/http/flash.server";
-import { HEADER_MAX, createArticle } from "~/features/articles/articles.server";
+import { createArticle } from "~/features/articles/articles.server";
+import { HEADER_MAX } from "~/features/articles/limits";
 import { parseUpload } from "~/services/upload.server";
+import { ADD_ARTICLE_PATH, PASTOR_ARTICLES_PATH } from "~/lib/paths";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };
@@ -58,7 +60,7 @@ export async function action({ request }: ActionFunctionArgs) {
         { status: result.status },
       );
     }
-    return redirectWithFlash("/strefapastora/artykuly", "Dodano artykuł.");
+    return redirectWithFlash(PASTOR_ARTICLES_PATH, "Dodano artykuł.");
   } finally {
     await upload.cleanup();
   }
@@ -72,12 +74,12 @@ export default function AddArticle() {
   const invalid = (field: string) => (result?.fields.includes(field) ? true : undefined);
   return (
     <section className="page pastor">
-      <BackLink to="/strefapastora/artykuly" />
+      <BackLink to={PASTOR_ARTICLES_PATH} />
       <h1>Nowy artykuł</h1>
       {/* noValidate: the server's message ('Wypełnij wszystkie pola') is the one to see. */}
       <form
         method="post"
-        action="/strefapastora/artykuly/dodaj"
+        action={ADD_ARTICLE_PATH}
         encType="multipart/form-data"
         className="form article-form"
         noValidate

@@ -8,8 +8,10 @@ import { CsrfInput } from "~/components/pastor";
 import { Photo } from "~/components/picture";
 import { UploadProgress, useUploadForm } from "~/components/upload-progress";
 import { redirectWithFlash } from "~/http/flash.server";
-import { HEADER_MAX, getArticle, isIsoDate, updateArticle } from "~/features/articles/articles.server";
+import { getArticle, isIsoDate, updateArticle } from "~/features/articles/articles.server";
+import { HEADER_MAX } from "~/features/articles/limits";
 import { parseUpload } from "~/services/upload.server";
+import { PASTOR_ARTICLES_PATH, editArticlePath } from "~/lib/paths";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };
@@ -74,7 +76,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         { status: result.status },
       );
     }
-    return redirectWithFlash("/strefapastora/artykuly", "Zapisano zmiany.");
+    return redirectWithFlash(PASTOR_ARTICLES_PATH, "Zapisano zmiany.");
   } finally {
     await upload.cleanup();
   }
@@ -90,7 +92,7 @@ export default function EditArticle() {
       <div className="page article">
         {/* The page's one heading, so a screen reader lands on the message. */}
         <h1 className="empty">nie ma takiego dokumentu</h1>
-        <BackLink to="/strefapastora/artykuly" />
+        <BackLink to={PASTOR_ARTICLES_PATH} />
       </div>
     );
   }
@@ -99,11 +101,11 @@ export default function EditArticle() {
   const image = article.image;
   return (
     <section className="page pastor">
-      <BackLink to="/strefapastora/artykuly" />
+      <BackLink to={PASTOR_ARTICLES_PATH} />
       <h1>Edycja artykułu</h1>
       <form
         method="post"
-        action={`/strefapastora/artykuly/edytuj/${encodeURIComponent(article.id)}`}
+        action={editArticlePath(article.id)}
         encType="multipart/form-data"
         className="form article-form"
         noValidate

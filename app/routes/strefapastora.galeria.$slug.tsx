@@ -15,18 +15,12 @@ import { PastorBar } from "~/components/pastor";
 import { Photo } from "~/components/picture";
 import { church } from "~/content/church";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
-import {
-  GALLERY_LIST_PATH,
-  UNKNOWN_GALLERY_REDIRECT,
-  editGalleryPath,
-  pastorGalleryPath,
-  readForm,
-  titleFromDetailPath,
-} from "~/features/galleries/editor.server";
+import { readForm, titleFromDetailPath } from "~/features/galleries/editor.server";
 import { DELETE_GALLERY_QUESTION, defaultPhotoAlt } from "~/features/galleries/constants";
 import { seo } from "~/features/seo/seo";
 import { displayDate } from "~/lib/text";
 import { deleteGallery, getGalleryByTitle } from "~/features/galleries/galleries.server";
+import { PASTOR_GALLERIES_PATH, UNKNOWN_GALLERY_REDIRECT, editGalleryPath, pastorGalleryPath } from "~/lib/paths";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };
@@ -68,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
     // Without JavaScript there was no dialog: ask on a page of its own first.
     if (form.fields.get("confirmed") !== "1") return json({ confirm: true, error: null });
     if (title === null || !(await deleteGallery({ title }))) return redirect(UNKNOWN_GALLERY_REDIRECT);
-    return redirectWithFlash(GALLERY_LIST_PATH, `Usunięto galerię „${title}”.`);
+    return redirectWithFlash(PASTOR_GALLERIES_PATH, `Usunięto galerię „${title}”.`);
   } finally {
     if (form.ok) await form.cleanup();
   }
@@ -80,7 +74,7 @@ export default function PastorGallery() {
   return (
     <section className="page pastor">
       <PastorBar email={email} />
-      <BackLink to={GALLERY_LIST_PATH} />
+      <BackLink to={PASTOR_GALLERIES_PATH} />
       <FlashMessage message={flash} />
       <FormError message={actionData?.error} />
       {actionData?.confirm ? <ConfirmPage action={path} question={DELETE_GALLERY_QUESTION} cancelTo={path} /> : null}

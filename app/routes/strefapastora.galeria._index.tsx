@@ -6,9 +6,9 @@ import { FlashMessage } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
 import { readFlash } from "~/http/flash.server";
-import { pastorGalleryPath } from "~/features/galleries/editor.server";
 import { displayDate } from "~/lib/text";
 import { listGalleriesForPastor } from "~/features/galleries/galleries.server";
+import { ADD_GALLERY_PATH, PANEL_PATH, pastorGalleryPath } from "~/lib/paths";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };
@@ -32,10 +32,10 @@ export default function PastorGalleries() {
       <h1>Galeria zborowa</h1>
       <FlashMessage message={flash} />
       <p className="pastor-actions">
-        <Link className="button" to="/strefapastora/galeria/dodaj">
+        <Link className="button" to={ADD_GALLERY_PATH}>
           dodaj
         </Link>
-        <BackLink to="/strefapastora" />
+        <BackLink to={PANEL_PATH} />
       </p>
       {galleries.length === 0 ? (
         <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>

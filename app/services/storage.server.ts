@@ -4,6 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import type { S3Client, S3ClientConfig } from "@aws-sdk/client-s3";
 import { config } from "~/services/config.server";
+import { FILES_PATH } from "~/lib/paths";
 
 export interface StoredObject {
   body: Readable;
@@ -74,7 +75,7 @@ export function contentTypeFor(key: string): string {
 // key space (no key segment may start with a dot) and out of `list`.
 const TMP_DIR = ".tmp";
 
-export function diskStorage(root: string, urlPrefix = "/pliki"): Storage {
+export function diskStorage(root: string, urlPrefix = FILES_PATH): Storage {
   const fileFor = (key: string) => {
     assertKey(key);
     return path.join(root, ...key.split("/"));

@@ -16,13 +16,8 @@ import { articles } from "~/services/schema";
 import { db } from "~/services/db.server";
 import { IMAGE_MESSAGES } from "~/services/images.server";
 import { allKeys } from "~/lib/image-variants";
-import {
-  ARTICLE_MESSAGES,
-  createArticle,
-  deleteArticle,
-  getArticle,
-  updateArticle,
-} from "~/features/articles/articles.server";
+import { createArticle, deleteArticle, getArticle, updateArticle } from "~/features/articles/articles.server";
+import { ARTICLE_MESSAGES } from "~/features/articles/messages";
 import { type S3Storage, type Storage, s3Storage, storage } from "~/services/storage.server";
 import { insertArticle } from "../fixtures";
 import { allowConsoleError, resetDatabase } from "../helpers";

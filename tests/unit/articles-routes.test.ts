@@ -8,7 +8,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { articles } from "~/services/schema";
 import { db } from "~/services/db.server";
 import { IMAGE_MESSAGES } from "~/services/images.server";
-import { ARTICLE_MESSAGES } from "~/features/articles/articles.server";
+import { ARTICLE_MESSAGES } from "~/features/articles/messages";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { loader as publicArticleLoader } from "~/routes/aktualnosci.$id";
 import { loader as publicListLoader } from "~/routes/aktualnosci._index";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { excerpt } from "~/features/articles/articles.server";
-import { displayDate, galleryPath, splitLinks, todayIn } from "~/lib/text";
+import { displayDate, splitLinks, todayIn } from "~/lib/text";
+import { galleryPath } from "~/lib/paths";
 import { titleFromSlug } from "~/features/galleries/galleries.server";
 
 describe("displayDate", () => {

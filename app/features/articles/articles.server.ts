@@ -16,6 +16,8 @@ import {
 } from "~/services/images.server";
 import { logger } from "~/services/logger.server";
 import { type Storage, storage } from "~/services/storage.server";
+import { HEADER_MAX, TEXT_MAX } from "~/features/articles/limits";
+import { ARTICLE_MESSAGES } from "~/features/articles/messages";
 
 export const EXCERPT_LENGTH = 180;
 
@@ -134,23 +136,8 @@ export async function getArticle(id: string): Promise<ArticleDetail | null> {
 // database writes live here, so tests exercise them without HTTP.
 // ---------------------------------------------------------------------------
 
-export const HEADER_MAX = 300;
-export const TEXT_MAX = 100_000;
 /** Storage folder of article photos (the original split root/'images/' by add/edit; one folder is enough). */
 export const ARTICLE_IMAGE_FOLDER = "aktualnosci";
-
-export const ARTICLE_MESSAGES = {
-  missing: "Wypełnij wszystkie pola",
-  blankEdit: "Tytuł i treść nie mogą być puste!",
-  noNewImage: "Jeśli chcesz zmienić zdjęcie, wybierz zdjęcie!",
-  badDate: "Podaj poprawną datę.",
-  badCharacters: "Tekst zawiera nieprawidłowe znaki. Wpisz go ponownie.",
-  headerTooLong: `Nagłówek może mieć najwyżej ${HEADER_MAX} znaków.`,
-  textTooLong: "Treść może mieć najwyżej 100 000 znaków.",
-  storageFailed: "Nie udało się zapisać zdjęcia. Spróbuj ponownie.",
-  saveFailed: "Nie udało się zapisać artykułu. Spróbuj ponownie.",
-  notFound: "nie ma takiego dokumentu",
-} as const;
 
 export type ArticleField = "header" | "text" | "date" | "image";
 
@@ -447,9 +434,4 @@ export async function getArticleHeader(id: string): Promise<string | null> {
     db.select({ header: articles.header }).from(articles).where(eq(articles.id, id)).limit(1),
   );
   return row?.header ?? null;
-}
-
-/** The delete confirmation of SPEC §5. */
-export function deleteQuestion(header: string): string {
-  return `Czy napewno usunąć kartę "${header}"?`;
 }

@@ -6,11 +6,9 @@ import { forbidden, isSameOrigin, readSubmittedToken, tokensEqual } from "~/feat
 import { beginLoginAttempt, clientKey } from "~/features/auth/sign-in-limits.server";
 import { type User, verifyLogin } from "~/features/auth/users.server";
 import { clearSessionCookie, readSession, type SessionUser } from "~/features/auth/session.server";
+import { HOME_PATH, LOGIN_PATH, PANEL_PATH } from "~/lib/paths";
 
 export type { SessionUser } from "~/features/auth/session.server";
-
-export const PANEL_PATH = "/strefapastora";
-export const LOGIN_PATH = "/strefapastora/logowanie";
 
 /** Thrown by the sign-in strategy; `message` is what the login page shows. */
 export class LoginRefusedError extends Error {
@@ -72,7 +70,7 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * `<CsrfInput />` (app/components/pastor.tsx), which reads `csrf` from the
  * loader data.
  */
-export async function requireUser(request: Request, { redirectTo = "/" } = {}): Promise<SessionUser> {
+export async function requireUser(request: Request, { redirectTo = HOME_PATH } = {}): Promise<SessionUser> {
   const { user, hadCookie } = await readSession(request);
   if (!user) {
     // A revoked or expired session's cookie is cleared on the way out.

@@ -3,6 +3,7 @@ import { createCookie } from "@remix-run/node";
 import { config } from "~/services/config.server";
 import { CSRF_FIELD, CSRF_HEADER } from "~/lib/csrf";
 import { sessionSecrets } from "~/features/auth/session.server";
+import { LOGIN_PATH } from "~/lib/paths";
 
 /**
  * Cross-site request checks for the pastor area. Two independent layers:
@@ -121,7 +122,7 @@ function loginCsrfCookie() {
     httpOnly: true,
     sameSite: "lax",
     secure: config().isProduction,
-    path: "/strefapastora/logowanie",
+    path: LOGIN_PATH,
     secrets: sessionSecrets(),
   });
   return loginCookie;

@@ -31,12 +31,14 @@ import {
   titleFromSlug,
 } from "~/features/galleries/galleries.server";
 import { UPLOAD_MESSAGES, type UploadResult, parseUpload } from "~/services/upload.server";
-
-export const GALLERY_LIST_PATH = "/strefapastora/galeria";
-/** Where an unknown album sends the pastor (SPEC §8). */
-export const UNKNOWN_GALLERY_REDIRECT = "/strefapastora/galeria/";
-export const ADD_PATH = "/strefapastora/galeria/dodaj";
-const EDIT_PREFIX = "/strefapastora/galeria/edytuj/";
+import {
+  ADD_GALLERY_PATH,
+  EDIT_GALLERY_PREFIX,
+  PASTOR_GALLERIES_PATH,
+  UNKNOWN_GALLERY_REDIRECT,
+  editGalleryPath,
+  pastorGalleryPath,
+} from "~/lib/paths";
 
 /**
  * Photos one page post may carry. Without JavaScript the browser sends all
@@ -47,9 +49,6 @@ const EDIT_PREFIX = "/strefapastora/galeria/edytuj/";
 export const MAX_FILES_PER_POST = 10;
 
 const FORM_BYTES = 1024 * 1024;
-
-export const pastorGalleryPath = (title: string) => `${GALLERY_LIST_PATH}/${encodeURIComponent(title)}`;
-export const editGalleryPath = (title: string) => `${EDIT_PREFIX}${encodeURIComponent(title)}`;
 
 /**
  * The album title in a pastor URL, read from the raw (still encoded) path
@@ -63,8 +62,8 @@ export function titleFromPastorPath(request: Request, prefix: string): string | 
   return titleFromSlug(pathname.slice(prefix.length).replace(/\/$/, ""));
 }
 
-export const titleFromEditPath = (request: Request) => titleFromPastorPath(request, EDIT_PREFIX);
-export const titleFromDetailPath = (request: Request) => titleFromPastorPath(request, `${GALLERY_LIST_PATH}/`);
+export const titleFromEditPath = (request: Request) => titleFromPastorPath(request, EDIT_GALLERY_PREFIX);
+export const titleFromDetailPath = (request: Request) => titleFromPastorPath(request, `${PASTOR_GALLERIES_PATH}/`);
 
 export type EditorTarget = { kind: "add" } | { kind: "edit"; title: string | null };
 
@@ -158,7 +157,7 @@ async function resolve(user: SessionUser, target: EditorTarget, draftParam: stri
     gallery = target.title === null ? null : await getGalleryForEditor(target.title);
     if (!gallery) return { gone: "gallery" };
   }
-  const pageUrl = gallery ? editGalleryPath(gallery.title) : ADD_PATH;
+  const pageUrl = gallery ? editGalleryPath(gallery.title) : ADD_GALLERY_PATH;
   const draft = draftParam ? await getDraft({ id: draftParam, userId: user.id }) : null;
   if (draftParam && (!draft || draft.galleryId !== (gallery?.id ?? null))) return { gone: "draft", pageUrl };
   return { user, gallery, draft, pageUrl };
@@ -189,7 +188,7 @@ export async function editorLoader(request: Request, user: SessionUser, target: 
       mode: target.kind,
       albumTitle: ctx.gallery?.title ?? null,
       pageUrl: ctx.pageUrl,
-      backTo: ctx.gallery ? pastorGalleryPath(ctx.gallery.title) : GALLERY_LIST_PATH,
+      backTo: ctx.gallery ? pastorGalleryPath(ctx.gallery.title) : PASTOR_GALLERIES_PATH,
       draftId: ctx.draft?.id ?? null,
       values: startingValues(ctx),
       images: images.map(toClient),
@@ -279,7 +278,7 @@ export async function editorAction(request: Request, user: SessionUser, target: 
         }
         const saved = await saveGallery({ userId: user.id, draftId, galleryId: gallery?.id ?? null, values });
         if (saved.ok) return redirectWithFlash(pastorGalleryPath(saved.title), "Zapisano galerię.");
-        if (saved.gone === "gallery") return redirectWithFlash(GALLERY_LIST_PATH, GALLERY_MESSAGES.galleryGone);
+        if (saved.gone === "gallery") return redirectWithFlash(PASTOR_GALLERIES_PATH, GALLERY_MESSAGES.galleryGone);
         if (saved.gone === "draft") return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
         feedback.error = saved.error;
         feedback.fieldErrors = saved.fieldErrors;

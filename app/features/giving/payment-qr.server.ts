@@ -3,6 +3,7 @@ import QRCode from "qrcode";
 import { z } from "zod";
 import { church } from "~/content/church";
 import { accountDigits } from "~/features/giving/bank-account";
+import { PAYMENT_CODE_PATH } from "~/lib/paths";
 
 /**
  * "Zapłać kodem": the QR code Polish banking apps read to fill in a transfer
@@ -10,7 +11,6 @@ import { accountDigits } from "~/features/giving/bank-account";
  * `NIP|PL|account|amount|recipient|title|||`.
  */
 
-export const PAYMENT_CODE_PATH = "/kod-przelewu.svg";
 /** Rendered and shown at this size in CSS pixels. */
 export const PAYMENT_CODE_SIZE = 250;
 /** Zeros: the giver types the amount in the bank's app. */

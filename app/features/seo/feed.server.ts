@@ -4,15 +4,16 @@ import { articles } from "~/services/schema";
 import { withDb } from "~/services/db.server";
 import { shareImage } from "~/services/images.server";
 import { type Storage, storage } from "~/services/storage.server";
-import { RSS_PATH, RSS_TITLE, SITE_DESCRIPTION, absoluteUrl, publishedAt } from "~/features/seo/seo";
+import { RSS_TITLE, SITE_DESCRIPTION, absoluteUrl, publishedAt } from "~/features/seo/seo";
 import { element, rfc822, xmlText } from "~/features/seo/xml.server";
 import { EXCERPT_LENGTH, excerpt } from "~/features/articles/articles.server";
+import { NEWS_PATH, RSS_PATH, articlePath } from "~/lib/paths";
 
 /** Items in the news feed. */
 export const RSS_LIMIT = 50;
 
 export function articleUrl(origin: string, id: string): string {
-  return absoluteUrl(origin, `/aktualnosci/${encodeURIComponent(id)}`);
+  return absoluteUrl(origin, articlePath(id));
 }
 
 /** The newest RSS_LIMIT articles, in the order of the news list (newest first). */
@@ -58,7 +59,7 @@ export async function rssFeed(origin: string, store: Storage = storage()): Promi
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/">',
     "<channel>",
     element("title", RSS_TITLE),
-    element("link", absoluteUrl(origin, "/aktualnosci")),
+    element("link", absoluteUrl(origin, NEWS_PATH)),
     element("description", SITE_DESCRIPTION),
     element("language", "pl"),
     `<atom:link href="${xmlText(absoluteUrl(origin, RSS_PATH))}" rel="self" type="application/rss+xml"/>`,

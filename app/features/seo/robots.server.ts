@@ -1,4 +1,5 @@
 import { absoluteUrl } from "~/features/seo/seo";
+import { FILES_PATH, PANEL_PATH, SITEMAP_PATH } from "~/lib/paths";
 
 /**
  * Crawlers stay out of the pastor area and the uploaded files, except the
@@ -8,12 +9,12 @@ import { absoluteUrl } from "~/features/seo/seo";
 export function robotsTxt(origin: string): string {
   return [
     "User-agent: *",
-    "Disallow: /strefapastora",
-    "Disallow: /pliki/",
-    "Allow: /pliki/*.jpeg$",
+    `Disallow: ${PANEL_PATH}`,
+    `Disallow: ${FILES_PATH}/`,
+    `Allow: ${FILES_PATH}/*.jpeg$`,
     "Allow: /",
     "",
-    `Sitemap: ${absoluteUrl(origin, "/sitemap.xml")}`,
+    `Sitemap: ${absoluteUrl(origin, SITEMAP_PATH)}`,
     "",
   ].join("\n");
 }

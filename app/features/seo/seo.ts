@@ -7,8 +7,8 @@
  */
 import type { MetaArgs, MetaDescriptor } from "@remix-run/node";
 import { type Meeting, church } from "~/content/church";
+import { HOME_PATH, NEWS_PATH, RSS_PATH, articlePath, isPastorPath } from "~/lib/paths";
 
-export const RSS_PATH = "/aktualnosci/rss.xml";
 export const RSS_TITLE = `Aktualności – ${church.name}`;
 export const SITE_DESCRIPTION = `${church.name} – nabożeństwa, aktualności, galeria i kontakt.`;
 
@@ -32,10 +32,6 @@ export interface RootData {
   origin: string;
 }
 
-export function isPastorPathname(pathname: string) {
-  return pathname === "/strefapastora" || pathname.startsWith("/strefapastora/");
-}
-
 export function absoluteUrl(origin: string, pathOrUrl: string): string {
   // Without the root loader's data (an error rendered before it ran) a path stays a path.
   if (!origin) return pathOrUrl;
@@ -46,7 +42,7 @@ export function absoluteUrl(origin: string, pathOrUrl: string): string {
 export function canonicalPath(rawPathname: string, search: string): string {
   const pathname = rawPathname.length > 1 ? rawPathname.replace(/\/+$/, "") || "/" : rawPathname;
   const page = new URLSearchParams(search).get("strona");
-  return pathname === "/aktualnosci" && page && page !== "1" ? `${pathname}?strona=${page}` : pathname;
+  return pathname === NEWS_PATH && page && page !== "1" ? `${pathname}?strona=${page}` : pathname;
 }
 
 type Args = Pick<MetaArgs, "matches" | "location">;
@@ -68,7 +64,7 @@ export function seo({ matches, location }: Args, options: SeoOptions = {}): Meta
     title: RSS_TITLE,
     href: absoluteUrl(origin, RSS_PATH),
   };
-  if (isPastorPathname(location.pathname)) {
+  if (isPastorPath(location.pathname)) {
     return [{ title }, { name: "robots", content: "noindex, nofollow" }, feed];
   }
   const description = options.description || SITE_DESCRIPTION;
@@ -179,7 +175,7 @@ function organization(origin: string) {
   return {
     "@type": "Organization",
     name: church.name,
-    url: absoluteUrl(origin, "/"),
+    url: absoluteUrl(origin, HOME_PATH),
     logo: { "@type": "ImageObject", url: absoluteUrl(origin, "/logo.svg") },
   };
 }
@@ -212,7 +208,7 @@ export function churchJsonLd(origin: string) {
     "@type": "Church",
     "@id": absoluteUrl(origin, "/#zbor"),
     name: church.name,
-    url: absoluteUrl(origin, "/"),
+    url: absoluteUrl(origin, HOME_PATH),
     logo: absoluteUrl(origin, "/logo.svg"),
     email: church.email,
     telephone: [...church.phones],
@@ -232,7 +228,7 @@ export interface NewsArticleInput {
 
 /** An article as a schema.org NewsArticle. */
 export function newsArticleJsonLd(origin: string, a: NewsArticleInput) {
-  const url = absoluteUrl(origin, `/aktualnosci/${encodeURIComponent(a.id)}`);
+  const url = absoluteUrl(origin, articlePath(a.id));
   return {
     "@context": "https://schema.org",
     "@type": "NewsArticle",

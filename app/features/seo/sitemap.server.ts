@@ -4,21 +4,32 @@ import { church } from "~/content/church";
 import { articles, galleries } from "~/services/schema";
 import { withDb } from "~/services/db.server";
 import { absoluteUrl, publishedAt } from "~/features/seo/seo";
-import { galleryPath } from "~/lib/text";
 import { articleUrl } from "~/features/seo/feed.server";
 import { element } from "~/features/seo/xml.server";
+import {
+  ABOUT_PATH,
+  CALENDAR_PATH,
+  CONTACT_PATH,
+  GALLERIES_PATH,
+  HOME_PATH,
+  MINISTRIES_PATH,
+  NEWS_PATH,
+  PRIVACY_PATH,
+  galleryPath,
+  testimonyPath,
+} from "~/lib/paths";
 
 /** Public pages that are not articles or albums. */
 export const SITEMAP_PAGES = [
-  "/",
-  "/onas",
-  "/aktualnosci",
-  "/kalendarz",
-  "/sluzby",
-  "/galeria",
-  "/kontakt",
-  "/polityka-prywatnosci",
-  ...church.testimonies.map((t) => `/onas/swiadectwa/${t.id}`),
+  HOME_PATH,
+  ABOUT_PATH,
+  NEWS_PATH,
+  CALENDAR_PATH,
+  MINISTRIES_PATH,
+  GALLERIES_PATH,
+  CONTACT_PATH,
+  PRIVACY_PATH,
+  ...church.testimonies.map((t) => testimonyPath(t.id)),
 ] as const;
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -64,7 +75,7 @@ export async function sitemap(origin: string): Promise<string> {
       .at(-1) ?? null;
   const pages = SITEMAP_PAGES.map((path) => ({
     loc: absoluteUrl(origin, path),
-    lastmod: path === "/aktualnosci" ? latest(articleEntries) : path === "/galeria" ? latest(albumEntries) : null,
+    lastmod: path === NEWS_PATH ? latest(articleEntries) : path === GALLERIES_PATH ? latest(albumEntries) : null,
   }));
   const urls = [...pages, ...articleEntries, ...albumEntries].map(
     (e) => `<url>${element("loc", e.loc)}${e.lastmod ? element("lastmod", e.lastmod) : ""}</url>`,

@@ -11,9 +11,7 @@ import { CsrfInput, PastorBar, useCsrfToken } from "~/components/pastor";
 import { ImageList } from "~/features/galleries/editor/image-list";
 import { Report, type UploadItem, UploadList } from "~/features/galleries/editor/upload-list";
 import { useHydrated } from "~/features/galleries/editor/use-hydrated";
-
-/** Where the editor's script sends photos one by one, and new orders after a drag. */
-export const PHOTOS_ENDPOINT = "/strefapastora/galeria/dodaj/zdjecia";
+import { GALLERY_PHOTOS_PATH } from "~/lib/paths";
 
 // One file per request; a few at once keep the network and the server busy.
 const PARALLEL_UPLOADS = 2;
@@ -102,7 +100,7 @@ export function GalleryEditor() {
       body.append("intent", "reorder");
       for (const key of keys) body.append("order", key);
       setSavingOrder(true);
-      const res = await fetch(PHOTOS_ENDPOINT, {
+      const res = await fetch(GALLERY_PHOTOS_PATH, {
         method: "POST",
         body,
         headers: { [CSRF_HEADER]: csrf, Accept: "application/json" },
@@ -134,7 +132,7 @@ export function GalleryEditor() {
       body.append("intent", "upload");
       body.append("zdjecia", file, file.name);
       const xhr = new XMLHttpRequest();
-      xhr.open("POST", PHOTOS_ENDPOINT);
+      xhr.open("POST", GALLERY_PHOTOS_PATH);
       xhr.setRequestHeader(CSRF_HEADER, csrf);
       xhr.setRequestHeader("Accept", "application/json");
       xhr.upload.onprogress = (e) =>

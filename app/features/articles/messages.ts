@@ -1,0 +1,21 @@
+// What the pastor is told about articles, in Polish. Client-safe: pages may
+// render these, and the server's rules use the same words.
+import { HEADER_MAX } from "~/features/articles/limits";
+
+export const ARTICLE_MESSAGES = {
+  missing: "Wypełnij wszystkie pola",
+  blankEdit: "Tytuł i treść nie mogą być puste!",
+  noNewImage: "Jeśli chcesz zmienić zdjęcie, wybierz zdjęcie!",
+  badDate: "Podaj poprawną datę.",
+  badCharacters: "Tekst zawiera nieprawidłowe znaki. Wpisz go ponownie.",
+  headerTooLong: `Nagłówek może mieć najwyżej ${HEADER_MAX} znaków.`,
+  textTooLong: "Treść może mieć najwyżej 100 000 znaków.",
+  storageFailed: "Nie udało się zapisać zdjęcia. Spróbuj ponownie.",
+  saveFailed: "Nie udało się zapisać artykułu. Spróbuj ponownie.",
+  notFound: "nie ma takiego dokumentu",
+} as const;
+
+/** The delete confirmation of SPEC §5. */
+export function deleteQuestion(header: string): string {
+  return `Czy napewno usunąć kartę "${header}"?`;
+}

@@ -1,0 +1,57 @@
+// Every address of the site, public and pastor area, and the builders of the
+// addresses that carry an id or a title. Client-safe: components render them,
+// and `.server` modules import them from here, never the reverse.
+
+// ---------------------------------------------------------------------------
+// Public pages.
+
+export const HOME_PATH = "/";
+export const ABOUT_PATH = "/onas";
+export const NEWS_PATH = "/aktualnosci";
+export const RSS_PATH = "/aktualnosci/rss.xml";
+export const GALLERIES_PATH = "/galeria";
+export const MINISTRIES_PATH = "/sluzby";
+export const CALENDAR_PATH = "/kalendarz";
+export const CONTACT_PATH = "/kontakt";
+export const PRIVACY_PATH = "/polityka-prywatnosci";
+/** Where the cookie notice's 'Akceptuję' posts. */
+export const ACCEPT_COOKIES_PATH = "/akceptuje";
+/** The banks' QR transfer code of the bank details. */
+export const PAYMENT_CODE_PATH = "/kod-przelewu.svg";
+export const SITEMAP_PATH = "/sitemap.xml";
+/** Uploaded files on disk storage are served under this prefix. */
+export const FILES_PATH = "/pliki";
+
+export const testimonyPath = (id: number) => `${ABOUT_PATH}/swiadectwa/${id}`;
+export const articlePath = (id: string) => `${NEWS_PATH}/${encodeURIComponent(id)}`;
+/** One page of the news list; the first is the list's own address. */
+export const newsPagePath = (page: number) => (page === 1 ? NEWS_PATH : `${NEWS_PATH}?strona=${page}`);
+/** Public gallery address for a title, as the original site built it. */
+export const galleryPath = (title: string) => `${GALLERIES_PATH}/${encodeURIComponent(title)}`;
+
+// ---------------------------------------------------------------------------
+// The pastor area.
+
+export const PANEL_PATH = "/strefapastora";
+export const LOGIN_PATH = "/strefapastora/logowanie";
+export const LOGOUT_PATH = "/strefapastora/wyloguj";
+
+export const PASTOR_ARTICLES_PATH = "/strefapastora/artykuly";
+export const ADD_ARTICLE_PATH = "/strefapastora/artykuly/dodaj";
+export const pastorArticlePath = (id: string) => `${PASTOR_ARTICLES_PATH}/${encodeURIComponent(id)}`;
+export const editArticlePath = (id: string) => `${PASTOR_ARTICLES_PATH}/edytuj/${encodeURIComponent(id)}`;
+
+export const PASTOR_GALLERIES_PATH = "/strefapastora/galeria";
+/** Where an unknown album sends the pastor: the original site's rule, with its trailing slash. */
+export const UNKNOWN_GALLERY_REDIRECT = "/strefapastora/galeria/";
+export const ADD_GALLERY_PATH = "/strefapastora/galeria/dodaj";
+/** Where the album editor's script sends photos one by one, and new orders after a drag. */
+export const GALLERY_PHOTOS_PATH = "/strefapastora/galeria/dodaj/zdjecia";
+export const EDIT_GALLERY_PREFIX = "/strefapastora/galeria/edytuj/";
+export const pastorGalleryPath = (title: string) => `${PASTOR_GALLERIES_PATH}/${encodeURIComponent(title)}`;
+export const editGalleryPath = (title: string) => `${EDIT_GALLERY_PREFIX}${encodeURIComponent(title)}`;
+
+/** True for the pastor area's own addresses (not for e.g. /strefapastoraX). */
+export function isPastorPath(pathname: string): boolean {
+  return pathname === PANEL_PATH || pathname.startsWith(`${PANEL_PATH}/`);
+}
