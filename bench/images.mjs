@@ -1,5 +1,5 @@
 // Image pipeline benchmark: time and peak memory to turn phone photos into
-// the stored large JPEG and WebP variants (app/images.server.ts).
+// the stored large JPEG and WebP variants (app/services/images.server.ts).
 //
 // Run:  npm run bench:images
 //   or  node --import tsx bench/images.mjs

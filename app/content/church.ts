@@ -2,8 +2,8 @@
  * Everything fixed about the congregation lives here, so another
  * congregation can adapt the site without touching components.
  *
- * Values marked PLACEHOLDER are not given by the specification and must be
- * replaced with the congregation's real data before going live.
+ * Values marked PLACEHOLDER are samples, not the congregation's own data,
+ * and must be replaced before going live.
  */
 import {
   ABOUT_PATH,
@@ -103,7 +103,7 @@ export const church = {
     "Zapraszamy na nasze nabożeństwa i spotkania – każdy jest u nas mile widziany, niezależnie od tego, skąd przychodzi.",
   ],
 
-  // SPEC §9; the page text and the structured data (app/lib/seo.ts) both come from here.
+  // The page text and the structured data (app/features/seo/seo.ts) both come from here.
   meetings: [
     meeting({
       name: "Nabożeństwo niedzielne",

@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   args.data
-    ? // The site's title, as the specification has it; only articles add theirs.
+    ? // The site's title, as the original site had it; only articles add theirs.
       seo(args, {
         description: describe(args.data.gallery.description || `Galeria zdjęć: ${args.data.gallery.title}`),
         image: args.data.gallery.cover,

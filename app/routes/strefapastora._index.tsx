@@ -13,7 +13,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyl
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  // The panel home alone sends strangers to the login page (SPEC §4).
+  // The panel home alone sends strangers to the login page (the original site's rule).
   const user = await requireUser(request, { redirectTo: LOGIN_PATH });
   return json({ email: user.email, csrf: user.csrf }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -120,7 +120,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
     // `npm start` without DATABASE_URL: a demo pastor account is made with the database.
     demoAccount: embedded && e.DATABASE_URL !== "memory:",
-    // Null: absolute links use the origin of each request (see app/lib/seo.ts).
+    // Null: absolute links use the origin of each request (see app/features/seo/seo.ts).
     publicUrl: e.PUBLIC_URL ?? null,
   };
 }

@@ -1,5 +1,5 @@
 // Import from the old Firebase site: a Firestore JSON export of the
-// collections aktualnosci, galleries and history-gallery (SPEC §3).
+// collections aktualnosci, galleries and history-gallery.
 //
 // Document ids are kept (article ids stay the millisecond timestamps old
 // links use; album titles, hence slugs, stay the same). Every image URL is

@@ -1,6 +1,6 @@
 // The pastor's articles, with JavaScript on and off: add, view, edit (with
 // and without 'Zmień zdjęcie'), delete after confirmation, and every
-// validation message of SPEC §5.
+// validation message of the original site.
 import { expect, test } from "./fixtures";
 import { addArticle, card, photo, removeTestArticles, signIn, textFile, uniqueHeader } from "./articles.helpers";
 

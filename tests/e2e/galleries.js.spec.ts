@@ -1,6 +1,6 @@
 // What the album editor's script adds: uploads without a page load, one
 // request and one progress bar per file, and reordering by dragging, also
-// from the keyboard (SPEC §9: 25 px per arrow key).
+// from the keyboard (25 px per arrow key, as on the original site).
 import {
   OLD_DATE,
   editorOrder,
@@ -34,7 +34,7 @@ async function keyboardDrag(page: Page, name: string, key: "ArrowUp" | "ArrowDow
   const start = (await row.boundingBox())!.y;
   for (let i = 1; i <= presses; i++) {
     await page.keyboard.press(key);
-    // SPEC §9: each press moves the photo by 25 px.
+    // Each press moves the photo by 25 px.
     await expect
       .poll(async () => Math.round((await row.boundingBox())!.y - start))
       .toBe((key === "ArrowDown" ? 25 : -25) * i);

@@ -278,7 +278,7 @@ it.runIf(hasPostgres)(
           continue;
         }
         const polishMessage = /role="alert"|Czy napewno/.test(text);
-        // 'dodaj zdjęcie' with no file chosen does nothing (SPEC §5): the form comes back as it was.
+        // 'dodaj zdjęcie' with no file chosen does nothing, as on the original site: the form comes back as it was.
         const sameForm = text.includes('name="csrf"');
         const acceptable =
           (status >= 400 && status < 500) || status === 302 || (status === 200 && (polishMessage || sameForm));

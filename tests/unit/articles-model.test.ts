@@ -1,4 +1,4 @@
-// The article rules of SPEC §4/§5 and "nothing half-done", called as the
+// The original site's article rules and "nothing half-done", called as the
 // routes call them: a real database, real sharp, real storage (this test
 // file's upload folder on disk, and an s3rver that is stopped mid-save).
 import type { EventEmitter } from "node:events";
@@ -245,7 +245,7 @@ describe("editing an article", () => {
 
   it("changes header, text and date and keeps the photo when 'Zmień zdjęcie' is not ticked", async () => {
     const before = await existing();
-    // A photo sent without the tick is ignored (SPEC §4).
+    // A photo sent without the tick is ignored, as on the original site.
     const result = await updateArticle({
       id: before.id,
       header: "Nowy nagłówek",

@@ -99,7 +99,7 @@ describe("login page", () => {
     expect(res.status).toBe(302);
   });
 
-  it("refuses a wrong password with the spec's message and keeps the e-mail", async () => {
+  it("refuses a wrong password with the original site's message and keeps the e-mail", async () => {
     const res = await submitLogin({ email: PASTOR.email, password: "zle-haslo-000" });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "Niepoprawne dane logowania!", email: PASTOR.email });

@@ -44,7 +44,7 @@ describe("Church structured data", () => {
     expect(value(address, "postalCode")).toEqual([church.address.postalCode]);
     expect(value(address, "addressLocality")).toEqual(["Wieliczka"]);
 
-    // SPEC §9: Sunday 10:00; youth Saturday 17:00–20:00; home groups Tuesday and Friday 19:00.
+    // The meetings: Sunday 10:00; youth Saturday 17:00–20:00; home groups Tuesday and Friday 19:00.
     const events = node[`${S}event`] as Node[];
     const schedules = events.map((e) => {
       expect(e["@type"]).toEqual([`${S}Event`]);

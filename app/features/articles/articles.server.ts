@@ -132,8 +132,10 @@ export async function getArticle(id: string): Promise<ArticleDetail | null> {
 
 // ---------------------------------------------------------------------------
 // Writing articles (the pastor area). Routes only read the request and call
-// these functions: the rules of SPEC §4/§5 and the order of storage and
-// database writes live here, so tests exercise them without HTTP.
+// these functions: the original site's rules (every field of a new article
+// required; a photo replaced only when 'Zmień zdjęcie' is ticked) and the
+// order of storage and database writes live here, so tests exercise them
+// without HTTP.
 // ---------------------------------------------------------------------------
 
 /** Storage folder of article photos (the original split root/'images/' by add/edit; one folder is enough). */

@@ -15,7 +15,7 @@ export const ARTICLE_MESSAGES = {
   notFound: "nie ma takiego dokumentu",
 } as const;
 
-/** The delete confirmation of SPEC §5. */
+/** The question before an article is deleted, worded as on the original site. */
 export function deleteQuestion(header: string): string {
   return `Czy napewno usunąć kartę "${header}"?`;
 }

@@ -64,8 +64,8 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  *     return json({ ..., email: user.email, csrf: user.csrf });
  *   }
  *
- * Without a valid session it throws a redirect to `redirectTo` ("/", as the
- * spec says). On writes it also refuses (403) a request from another site
+ * Without a valid session it throws a redirect to `redirectTo` ("/", as on
+ * the original site). On writes it also refuses (403) a request from another site
  * or without this session's token, so every form there renders
  * `<CsrfInput />` (app/components/pastor.tsx), which reads `csrf` from the
  * loader data.

@@ -13,7 +13,7 @@ export function batchReport(total: number, refused: RefusedFile[]): string {
   return [head, ...refused.map((r) => `${r.name}: ${r.reason}`)].join("; ");
 }
 
-/** SPEC §5: the question before an album is deleted. */
+/** The question before an album is deleted, worded as on the original site. */
 export const DELETE_GALLERY_QUESTION = "Czy napewno chcesz usunąć galerię?";
 
 /** What a screen reader says of an album photo the pastor gave no description. */

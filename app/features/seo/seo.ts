@@ -201,7 +201,7 @@ function meetingEvent(m: Meeting) {
   };
 }
 
-/** The congregation as a schema.org Church, with its weekly meetings (SPEC §9) as scheduled events. */
+/** The congregation as a schema.org Church, with its weekly meetings (app/content/church.ts) as scheduled events. */
 export function churchJsonLd(origin: string) {
   return {
     "@context": "https://schema.org",

@@ -170,7 +170,7 @@ export function GalleryEditor() {
   async function uploadChosen(event: MouseEvent<HTMLButtonElement>) {
     event.preventDefault();
     const files = Array.from(fileRef.current?.files ?? []);
-    // SPEC §5: with no file chosen the button does nothing.
+    // As on the original site, with no file chosen the button does nothing.
     if (files.length === 0 || uploading) return;
     if (fileRef.current) fileRef.current.value = "";
     const batch: UploadItem[] = files.map((f, i) => ({

@@ -15,7 +15,7 @@ import { useMemo } from "react";
 import type { ClientImage } from "~/features/galleries/editor.server";
 import { SortableRow } from "~/features/galleries/editor/image-row";
 
-// SPEC §9: one arrow key press moves a photo 25 px.
+// The original site's rule: one arrow key press moves a photo 25 px.
 export const KEYBOARD_STEP = 25;
 
 const keyboardStep: KeyboardCoordinateGetter = (event, { currentCoordinates: c }) => {
