@@ -1,17 +1,21 @@
 import { sql } from "drizzle-orm";
-import { db } from "~/services/db.server";
+import { db, rowsOf } from "~/services/db.server";
 
 /** Lets the current test log through console.error (e.g. a simulated outage). */
 export function allowConsoleError() {
   (globalThis as { __allowConsoleError?: boolean }).__allowConsoleError = true;
 }
 
-/** Empties every table of this test file's database. */
+/** Empties every table of this test file's database, whatever tables the migrations made. */
 export async function resetDatabase() {
   const d = await db();
-  await d.execute(
-    sql`truncate articles, galleries, gallery_images, gallery_drafts, gallery_draft_images, history_photos, users, sessions, login_failures, login_lockouts restart identity cascade`,
+  const tables = await rowsOf<{ name: string }>(
+    d,
+    sql`select tablename as name from pg_tables where schemaname = 'public' order by tablename`,
   );
+  if (tables.length === 0) return;
+  const names = tables.map((t) => sql`${sql.identifier("public")}.${sql.identifier(t.name)}`);
+  await d.execute(sql`truncate ${sql.join(names, sql`, `)} restart identity cascade`);
 }
 
 export function request(path: string, init?: RequestInit) {
