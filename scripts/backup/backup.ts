@@ -9,9 +9,9 @@ import path from "node:path";
 import { finished } from "node:stream/promises";
 import { sql } from "drizzle-orm";
 import { Header, Pack, ReadEntry } from "tar";
-import type { Db } from "~/services/db.server";
+import { type Db, rowsOf } from "~/services/db.server";
 import { type Storage, isValidKey } from "~/services/storage.server";
-import { fixTextFormats, insertOrder, listTables, rows, tableRef } from "./database";
+import { fixTextFormats, insertOrder, listTables, tableRef } from "./database";
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
@@ -103,7 +103,7 @@ async function dumpTables(db: Db, dir: string) {
         );
         let count = 0;
         for (;;) {
-          const batch = await rows<{ line: string }>(tx, sql`fetch forward 500 from backup_rows`);
+          const batch = await rowsOf<{ line: string }>(tx, sql`fetch forward 500 from backup_rows`);
           if (!batch.length) break;
           count += batch.length;
           if (!out.write(batch.map((r) => `${r.line}\n`).join(""))) await once(out, "drain");
@@ -120,13 +120,13 @@ async function dumpTables(db: Db, dir: string) {
         });
       }
       const sequences: BackupManifest["sequences"] = [];
-      const seqNames = await rows<{ name: string }>(
+      const seqNames = await rowsOf<{ name: string }>(
         tx,
         sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = 'public' and c.relkind = 'S' order by c.relname`,
       );
       for (const { name } of seqNames) {
-        const [s] = await rows<{ last_value: string; is_called: boolean }>(
+        const [s] = await rowsOf<{ last_value: string; is_called: boolean }>(
           tx,
           sql`select last_value::text as last_value, is_called from ${tableRef(name)}`,
         );

@@ -1,16 +1,10 @@
 // What backup and restore read of a database: its tables, their columns and
 // keys, the order foreign keys impose, and a fixed text form of values.
-import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "~/services/db.server";
+import { sql } from "drizzle-orm";
+import { type Db, rowsOf } from "~/services/db.server";
 
 /** Anything that runs raw SQL: the database or a transaction on it. */
 export type Executor = { execute: Db["execute"] };
-
-export async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
-  const result = await db.execute(query);
-  // postgres.js returns the rows, PGlite an object holding them.
-  return (Array.isArray(result) ? result : (result as unknown as { rows: T[] }).rows) as T[];
-}
 
 export const tableRef = (name: string) => sql`${sql.identifier("public")}.${sql.identifier(name)}`;
 
@@ -32,14 +26,14 @@ export interface TableInfo {
 
 /** Every ordinary table of the public schema (whatever migrations made), columns in order. */
 export async function listTables(db: Executor): Promise<TableInfo[]> {
-  const tables = await rows<{ name: string }>(
+  const tables = await rowsOf<{ name: string }>(
     db,
     sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition
         order by c.relname`,
   );
   // Generated columns are computed by the database and cannot be inserted.
-  const columns = await rows<{ table: string; name: string; type: string }>(
+  const columns = await rowsOf<{ table: string; name: string; type: string }>(
     db,
     sql`select c.relname as table, a.attname as name, format_type(a.atttypid, a.atttypmod) as type
         from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
@@ -47,7 +41,7 @@ export async function listTables(db: Executor): Promise<TableInfo[]> {
           and a.attgenerated = ''
         order by c.relname, a.attnum`,
   );
-  const keys = await rows<{ table: string; name: string }>(
+  const keys = await rowsOf<{ table: string; name: string }>(
     db,
     sql`select c.relname as table, a.attname as name
         from pg_index i join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace
@@ -64,7 +58,7 @@ export async function listTables(db: Executor): Promise<TableInfo[]> {
 
 /** Tables ordered so that every table comes after the tables its foreign keys point to. */
 export async function insertOrder(db: Executor, names: string[]): Promise<string[]> {
-  const edges = await rows<{ child: string; parent: string }>(
+  const edges = await rowsOf<{ child: string; parent: string }>(
     db,
     sql`select c.relname as child, p.relname as parent
         from pg_constraint k
@@ -92,7 +86,7 @@ export async function insertOrder(db: Executor, names: string[]): Promise<string
 }
 
 export async function selfReferencingTables(db: Executor): Promise<Set<string>> {
-  const found = await rows<{ name: string }>(
+  const found = await rowsOf<{ name: string }>(
     db,
     sql`select distinct c.relname as name from pg_constraint k
         join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
@@ -104,7 +98,7 @@ export async function selfReferencingTables(db: Executor): Promise<Set<string>> 
 export async function tablesWithRows(db: Executor): Promise<{ name: string; rows: number }[]> {
   const out: { name: string; rows: number }[] = [];
   for (const { name } of await listTables(db)) {
-    const [{ count }] = await rows<{ count: string }>(db, sql`select count(*)::text as count from ${tableRef(name)}`);
+    const [{ count }] = await rowsOf<{ count: string }>(db, sql`select count(*)::text as count from ${tableRef(name)}`);
     if (Number(count) > 0) out.push({ name, rows: Number(count) });
   }
   return out;

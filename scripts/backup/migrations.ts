@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
-import { type Db, MIGRATIONS_FOLDER } from "~/services/db.server";
-import { type Executor, rows } from "./database";
+import { type Db, MIGRATIONS_FOLDER, rowsOf } from "~/services/db.server";
+import type { Executor } from "./database";
 
 export const DEFAULT_MIGRATIONS_FOLDER = MIGRATIONS_FOLDER;
 
@@ -25,12 +25,12 @@ export async function readJournal(folder = DEFAULT_MIGRATIONS_FOLDER): Promise<J
 
 /** The `when` of the last migration applied (drizzle's own bookkeeping), or null for none. */
 export async function appliedMigration(db: Executor): Promise<number | null> {
-  const [{ present }] = await rows<{ present: boolean }>(
+  const [{ present }] = await rowsOf<{ present: boolean }>(
     db,
     sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
   );
   if (!present) return null;
-  const [{ at }] = await rows<{ at: string | null }>(
+  const [{ at }] = await rowsOf<{ at: string | null }>(
     db,
     sql`select max(created_at)::text as at from drizzle.__drizzle_migrations`,
   );

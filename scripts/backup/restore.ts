@@ -4,14 +4,13 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import type { Db } from "~/services/db.server";
+import { type Db, rowsOf } from "~/services/db.server";
 import { type Storage, contentTypeFor } from "~/services/storage.server";
 import {
   type Executor,
   fixTextFormats,
   insertOrder,
   listTables,
-  rows,
   selfReferencingTables,
   tableRef,
   tablesWithRows,
@@ -194,7 +193,7 @@ export async function restoreBackup({
           }
         }
         if (batch.length) await insert(batch);
-        const [{ n }] = await rows<{ n: string }>(tx, sql`select count(*)::text as n from ${tableRef(name)}`);
+        const [{ n }] = await rowsOf<{ n: string }>(tx, sql`select count(*)::text as n from ${tableRef(name)}`);
         if (count !== t.rows || Number(n) !== t.rows) {
           throw new BackupError(`Tabela ${name}: manifest podaje ${plural(t.rows, ROWS)}, przywrócono ${n}.`);
         }
@@ -222,7 +221,7 @@ export async function restoreBackup({
 async function restoreSequences(tx: Executor, sequences: BackupManifest["sequences"]) {
   const existing = new Set(
     (
-      await rows<{ name: string }>(
+      await rowsOf<{ name: string }>(
         tx,
         sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = 'public' and c.relkind = 'S'`,
@@ -235,7 +234,7 @@ async function restoreSequences(tx: Executor, sequences: BackupManifest["sequenc
       sql`select setval(${`"public"."${s.name.replace(/"/g, '""')}"`}::regclass, ${s.lastValue}::bigint, ${s.isCalled})`,
     );
   }
-  const owned = await rows<{ table: string; column: string; seq: string }>(
+  const owned = await rowsOf<{ table: string; column: string; seq: string }>(
     tx,
     sql`select c.relname as table, a.attname as column,
           pg_get_serial_sequence(quote_ident(n.nspname) || '.' || quote_ident(c.relname), a.attname) as seq

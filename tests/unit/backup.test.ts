@@ -23,7 +23,7 @@ import { DEFAULT_MIGRATIONS_FOLDER, readJournal } from "../../scripts/backup/mig
 import { verifyBackup } from "../../scripts/backup/read-archive";
 import { restoreBackup } from "../../scripts/backup/restore";
 import { articles, galleries, users } from "~/services/schema";
-import type { Db } from "~/services/db.server";
+import { type Db, rowsOf } from "~/services/db.server";
 import { seedDemoContent } from "~/boot/seed.server";
 import { type S3Storage, type Storage, diskStorage, s3Storage, storage } from "~/services/storage.server";
 import { type RunningServer, freePort, startBuiltServer } from "../faults/server";
@@ -85,11 +85,6 @@ async function newSite(
   return site;
 }
 
-async function query<T>(db: Db, q: ReturnType<typeof sql>): Promise<T[]> {
-  const result = await db.execute(q);
-  return (Array.isArray(result) ? result : (result as unknown as { rows: T[] }).rows) as T[];
-}
-
 /**
  * Everything in a database, rendered by PostgreSQL itself (row_to_json of
  * whole rows, generated columns included), independently of how the backup
@@ -99,28 +94,28 @@ async function snapshot(db: Db) {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     await t.execute(sql`set local timezone = 'UTC'`);
-    const tables = await query<{ name: string }>(
+    const tables = await rowsOf<{ name: string }>(
       t,
       sql`select tablename as name from pg_tables where schemaname = 'public' order by 1`,
     );
     const rows: Record<string, string[]> = {};
     for (const { name } of tables) {
       rows[name] = (
-        await query<{ r: string }>(t, sql`select row_to_json(x)::text as r from ${sql.identifier(name)} x order by 1`)
+        await rowsOf<{ r: string }>(t, sql`select row_to_json(x)::text as r from ${sql.identifier(name)} x order by 1`)
       ).map((r) => r.r);
     }
     const sequences: Record<string, string> = {};
-    for (const { name } of await query<{ name: string }>(
+    for (const { name } of await rowsOf<{ name: string }>(
       t,
       sql`select sequence_name as name from information_schema.sequences where sequence_schema = 'public' order by 1`,
     )) {
-      const [s] = await query<{ v: string }>(
+      const [s] = await rowsOf<{ v: string }>(
         t,
         sql`select last_value::text || ' ' || is_called::text as v from ${sql.identifier(name)}`,
       );
       sequences[name] = s.v;
     }
-    const migrations = await query<{ hash: string; at: string }>(
+    const migrations = await rowsOf<{ hash: string; at: string }>(
       t,
       sql`select hash, created_at::text as at from drizzle.__drizzle_migrations order by id`,
     );
@@ -130,11 +125,11 @@ async function snapshot(db: Db) {
 
 async function totalRows(db: Db): Promise<number> {
   let total = 0;
-  for (const { name } of await query<{ name: string }>(
+  for (const { name } of await rowsOf<{ name: string }>(
     db,
     sql`select tablename as name from pg_tables where schemaname = 'public'`,
   )) {
-    const [{ n }] = await query<{ n: number }>(db, sql`select count(*)::int as n from ${sql.identifier(name)}`);
+    const [{ n }] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from ${sql.identifier(name)}`);
     total += n;
   }
   return total;
@@ -157,7 +152,7 @@ async function expectSameFiles(a: Storage, b: Storage) {
 }
 
 async function expectEmpty(site: Site) {
-  const tables = await query<{ name: string }>(
+  const tables = await rowsOf<{ name: string }>(
     site.db,
     sql`select tablename as name from pg_tables where schemaname = 'public'`,
   );
@@ -244,7 +239,7 @@ describe("backup", () => {
   it("describes every table, every stored file and the migration level in its manifest", async () => {
     const journal = await readJournal();
     expect(manifest.migration).toEqual(journal[journal.length - 1]);
-    const tables = await query<{ name: string }>(
+    const tables = await rowsOf<{ name: string }>(
       source.db,
       sql`select tablename as name from pg_tables where schemaname = 'public' order by 1`,
     );
@@ -288,7 +283,7 @@ describe("restore", () => {
     expect(after.migrations).toEqual(before.migrations);
 
     // Spot checks that the comparison sees what matters.
-    const [extra] = await query<{ text: string; date: string; created: string; image: string | null }>(
+    const [extra] = await rowsOf<{ text: string; date: string; created: string; image: string | null }>(
       diskTarget.db,
       sql`select text, date, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as created,
             image_key as image from articles where id = '1620000000000'`,
@@ -299,7 +294,7 @@ describe("restore", () => {
       created: "2024-02-29 23:59:59.999999",
       image: null,
     });
-    const [session] = await query<{ created: string }>(
+    const [session] = await rowsOf<{ created: string }>(
       diskTarget.db,
       sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') as created from sessions`,
     );

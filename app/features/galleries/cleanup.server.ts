@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { clock } from "~/services/clock.server";
 import { galleryDrafts } from "~/services/schema";
-import { withDb } from "~/services/db.server";
+import { rowsOf, withDb } from "~/services/db.server";
 import type { StoredImage } from "~/services/images.server";
 import { logger } from "~/services/logger.server";
 import { type Storage, storage } from "~/services/storage.server";
@@ -37,17 +37,20 @@ export async function cleanupGalleryDrafts(
   const old = (await store.list(`${GALLERY_FOLDER}/`)).filter((f) => f.lastModified < cutoff);
   const swept = await withDb((db) =>
     db.transaction(async (tx) => {
-      const [{ locked }] = rowsOf<{ locked: boolean }>(
-        await tx.execute(sql`select pg_try_advisory_xact_lock(${SWEEP_LOCK}) as locked`),
+      const [{ locked }] = await rowsOf<{ locked: boolean }>(
+        tx,
+        sql`select pg_try_advisory_xact_lock(${SWEEP_LOCK}) as locked`,
       );
       if (!locked) return null;
       await lockGalleryFiles(tx);
-      const expired = await tx.execute(sql`
-        delete from ${galleryDrafts} where id in (
-          select id from ${galleryDrafts} where updated_at < ${cutoff.toISOString()}::timestamptz
-          for update skip locked)
-        returning id`);
-      const expiredIds = rowsOf<{ id: string }>(expired).map((r) => r.id);
+      const expired = await rowsOf<{ id: string }>(
+        tx,
+        sql`
+          delete from ${galleryDrafts} where id in (
+            select id from ${galleryDrafts} where updated_at < ${cutoff.toISOString()}::timestamptz
+            for update skip locked)
+          returning id`,
+      );
       // Rows are gone (cascade); what they named is now checked like any old file.
       const candidates = new Map<string, StoredImage>();
       for (const file of old) {
@@ -55,7 +58,7 @@ export async function cleanupGalleryDrafts(
         if (base && !candidates.has(base)) candidates.set(base, { key: base, width: 0, height: 0 });
       }
       const unused = new Set((await unreferencedImages(tx, [...candidates.values()])).map((i) => i.key));
-      return { drafts: expiredIds.length, unused };
+      return { drafts: expired.length, unused };
     }),
   );
   if (!swept) return { skipped: true, drafts: 0, files: 0 };
@@ -71,11 +74,6 @@ export async function cleanupGalleryDrafts(
     }
   }
   return { skipped: false, drafts: swept.drafts, files };
-}
-
-// postgres.js returns the rows, PGlite an object holding them.
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }
 
 const globalStore = globalThis as typeof globalThis & { __galleryCleanup?: NodeJS.Timeout };
