@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import pLimit from "p-limit";
 import sharp, { type Metadata } from "sharp";
 import {
   type ImageView,
@@ -59,23 +60,10 @@ sharp.concurrency(1);
 
 // Decoding a 12 MP photo holds some 40 MB; letting only two run at once keeps
 // a small server's memory flat however many uploads arrive together (the
-// others wait their turn, which costs little time on a server with few CPUs).
+// others wait their turn, first come first served, which costs little time
+// on a server with few CPUs).
 const MAX_PARALLEL = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  if (running < MAX_PARALLEL) running++;
-  else await new Promise<void>((resolve) => waiting.push(resolve));
-  try {
-    return await work();
-  } finally {
-    // Hand the slot straight to the next in line, or give it back.
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-}
+const inTurn = pLimit(MAX_PARALLEL);
 
 type Sniffed = "jpeg" | "png" | "webp" | "heif" | null;
 

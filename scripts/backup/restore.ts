@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import pLimit from "p-limit";
 import { type Db, rowsOf } from "~/services/db.server";
 import { type Storage, contentTypeFor } from "~/services/storage.server";
 import {
@@ -30,22 +31,29 @@ export interface RestoreOptions {
   log?: (line: string) => void;
 }
 
-/** Runs `work` on every item, `width` at a time; after a failure no new item starts, and all under way finish. */
+/**
+ * Runs `work` on every item, `width` at a time; after a failure no new item
+ * starts, and all under way finish before the first failure is thrown (so
+ * that the caller's cleanup sees every file that was written).
+ */
 async function runPool<T>(items: T[], width: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  let failed = false;
-  const results = await Promise.allSettled(
-    Array.from({ length: Math.min(width, items.length) }, async () => {
-      try {
-        while (!failed && next < items.length) await work(items[next++]);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }),
+  const limit = pLimit({ concurrency: width, rejectOnClear: true });
+  let failure: { error: unknown } | undefined;
+  await Promise.allSettled(
+    items.map((item) =>
+      limit(async () => {
+        try {
+          await work(item);
+        } catch (error) {
+          failure ??= { error };
+          // Items still waiting are dropped (their promises reject); those running go on.
+          limit.clearQueue();
+          throw error;
+        }
+      }),
+    ),
   );
-  const rejected = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (rejected) throw rejected.reason;
+  if (failure) throw failure.error;
 }
 
 /**

@@ -9,6 +9,7 @@
 // record kept with the original URL (an "external" image, see
 // lib/image-variants.ts); a rerun tries such images again.
 import { and, eq, or, sql } from "drizzle-orm";
+import pLimit from "p-limit";
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
 import { withDb } from "~/services/db.server";
 import { ImageRejected, type StoredImage, storeImageAt } from "~/services/images.server";
@@ -53,27 +54,14 @@ export interface ImportOptions {
   log?: (line: string) => void;
 }
 
-/** Runs `fn` over the items, at most `limit` at a time; results in item order. */
-async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 const external = (url: string): StoredImage => ({ key: url, ...EXTERNAL_IMAGE_SIZE });
 
 /** Imports an export checked by parseFirebaseExport; safe to run again with the same file. */
 export async function importFirebase(data: FirebaseExport, options: ImportOptions = {}): Promise<ImportSummary> {
   const store = options.store ?? storage();
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const limit = Math.max(1, options.concurrency ?? 3);
+  // Documents (or an album's images) imported at once, each holding at most one download.
+  const pool = pLimit(Math.max(1, options.concurrency ?? 3));
   const log = options.log ?? (() => {});
   const blank = (documents: number): CollectionSummary => ({
     documents,
@@ -122,7 +110,7 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
   // --- aktualnosci: by id.
   log(`aktualnosci: ${data.articles.length}…`);
   const articleCounts = summary.collections.aktualnosci;
-  await pool(data.articles, limit, async (a) => {
+  await pool.map(data.articles, async (a) => {
     const [existing] = await withDb((db) =>
       db.select({ imageKey: articles.imageKey }).from(articles).where(eq(articles.id, a.id)).limit(1),
     );
@@ -185,7 +173,7 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
             .where(eq(galleryImages.galleryId, existing.id)),
         )
       ).filter((r) => isExternalImage(r.key) && urls.has(r.key));
-      await pool(kept, limit, async (row) => {
+      await pool.map(kept, async (row) => {
         const source = urls.get(row.key)!;
         const image = await fetchImage(
           "galleries",
@@ -203,9 +191,8 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
       });
       continue;
     }
-    const images = await pool(
+    const images = await pool.map(
       g.images,
-      limit,
       async (i) =>
         (await fetchImage("galleries", g.docId, i.url, galleryImageKey(g.title, i.name, i.url))) ?? external(i.url),
     );
@@ -244,7 +231,7 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
   const [{ start }] = await withDb((db) =>
     db.select({ start: sql<number>`coalesce(max(${historyPhotos.position}) + 1, 0)::int` }).from(historyPhotos),
   );
-  await pool(data.history, limit, async (h, index) => {
+  await pool.map(data.history, async (h, index) => {
     const key = historyImageKey(h.docId, h.url);
     const [existing] = await withDb((db) =>
       db
