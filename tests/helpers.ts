@@ -10,7 +10,7 @@ export function allowConsoleError() {
 export async function resetDatabase() {
   const d = await db();
   await d.execute(
-    sql`truncate articles, galleries, gallery_images, gallery_drafts, gallery_draft_images, history_photos, users, sessions, login_failures, login_lockouts restart identity cascade`,
+    sql`truncate articles, galleries, gallery_images, gallery_drafts, gallery_draft_images, history_photos, users, sessions, login_failures, login_lockouts, content_version restart identity cascade`,
   );
 }
 

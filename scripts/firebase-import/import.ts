@@ -14,6 +14,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { church } from "~/content/church";
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
+import { contentChanged } from "~/services/content-version.server";
 import { withDb } from "~/services/db.server";
 import {
   IMAGE_MESSAGES,
@@ -598,6 +599,8 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
       ? a.docId.localeCompare(b.docId) || a.url.localeCompare(b.url)
       : COLLECTIONS.indexOf(a.collection) - COLLECTIONS.indexOf(b.collection),
   );
+  // A running server shows what was imported at its next page.
+  await contentChanged();
   return summary;
 }
 

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { and, asc, eq, inArray, max, ne, sql } from "drizzle-orm";
 import { clock } from "~/services/clock.server";
 import { type DraftFeedback, galleries, galleryDraftImages, galleryDrafts, galleryImages } from "~/services/schema";
+import { contentChanged } from "~/services/content-version.server";
 import { type Db, withDb } from "~/services/db.server";
 import { IMAGE_MESSAGES, ImageRejected, type StoredImage, deleteImage, storeImage } from "~/services/images.server";
 import { type RefusedFile, batchReport } from "~/features/galleries/constants";
@@ -587,6 +588,7 @@ export async function saveGallery(
     }
     throw error;
   }
+  if (outcome.result.ok) await contentChanged();
   await deleteImageFiles(outcome.removed, store);
   return outcome.result;
 }
