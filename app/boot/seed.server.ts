@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
+import { contentChanged } from "~/services/content-version.server";
 import type { Db } from "~/services/db.server";
 import { storeImage } from "~/services/images.server";
 
@@ -106,7 +107,12 @@ export async function seedDemoContent(db: Db) {
     }
   }
   const [anyPhoto] = await db.select({ id: historyPhotos.id }).from(historyPhotos).limit(1);
-  if (anyPhoto) return;
+  if (!anyPhoto) await seedHistoryPhotos(db);
+  // `npm run seed` beside a running server: its pages show the demo content.
+  await contentChanged(db);
+}
+
+async function seedHistoryPhotos(db: Db) {
   for (let i = 0; i < 3; i++) {
     const name = `historia-${i + 1}.jpg`;
     const image = await storeImage(await demoPicture(20 + i * 50, i + 1, 1200, 900), name, "historia");

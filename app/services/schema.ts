@@ -188,3 +188,14 @@ export const galleryDraftImages = pgTable(
     index("gallery_draft_images_key_idx").on(t.imageKey),
   ],
 );
+
+/**
+ * One row counting changes of what public pages show. Every save or delete
+ * of an article, album or photo bumps it after its commit; page caches of
+ * every instance compare it (see app/services/content-version.server.ts).
+ */
+export const contentVersion = pgTable("content_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull(),
+  changedAt: timestamp("changed_at", { withTimezone: true }).notNull(),
+});

@@ -11,6 +11,7 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
+import { contentChanged } from "~/services/content-version.server";
 import { withDb } from "~/services/db.server";
 import { ImageRejected, type StoredImage, storeImageAt } from "~/services/images.server";
 import { EXTERNAL_IMAGE_ORIGINS, EXTERNAL_IMAGE_SIZE, isExternalImage } from "~/lib/image-variants";
@@ -275,6 +276,8 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
       ? a.docId.localeCompare(b.docId) || a.url.localeCompare(b.url)
       : COLLECTIONS.indexOf(a.collection) - COLLECTIONS.indexOf(b.collection),
   );
+  // A running server shows what was imported at its next page.
+  await contentChanged();
   return summary;
 }
 

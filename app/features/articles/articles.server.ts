@@ -2,6 +2,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { clock } from "~/services/clock.server";
 import { articles } from "~/services/schema";
+import { contentChanged } from "~/services/content-version.server";
 import { DatabaseUnavailableError, withDb } from "~/services/db.server";
 import {
   type ImageInput,
@@ -320,7 +321,10 @@ export async function createArticle(
           .onConflictDoNothing({ target: articles.id })
           .returning({ id: articles.id }),
       );
-      if (inserted.length) return { ok: true, id };
+      if (inserted.length) {
+        await contentChanged();
+        return { ok: true, id };
+      }
     }
     throw new Error("no free article id");
   } catch (error) {
@@ -403,6 +407,7 @@ export async function updateArticle(
     if (newImage) await discardImage(newImage, store);
     return notFound;
   }
+  await contentChanged();
   // Committed: only now may the replaced photo go.
   if (replaced.old) await removeImageFiles(replaced.old, store);
   return { ok: true, id: input.id };
@@ -424,6 +429,7 @@ export async function deleteArticle(
     }),
   );
   if (!row) return notFound;
+  await contentChanged();
   const image = storedImageOf(row);
   if (image) await removeImageFiles(image, store);
   return { ok: true, header: row.header };

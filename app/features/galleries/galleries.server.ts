@@ -7,6 +7,7 @@ import {
   galleryImages,
   historyPhotos,
 } from "~/services/schema";
+import { contentChanged } from "~/services/content-version.server";
 import { type Db, withDb } from "~/services/db.server";
 import {
   type ImageView,
@@ -275,6 +276,7 @@ export async function deleteGallery({ title }: { title: string }, store: Storage
     }),
   );
   if (!removed) return false;
+  await contentChanged();
   await deleteImageFiles(removed, store);
   return true;
 }

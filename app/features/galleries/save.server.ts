@@ -2,6 +2,7 @@
 // one transaction.
 import { and, eq, ne } from "drizzle-orm";
 import { galleries, galleryDrafts, galleryImages } from "~/services/schema";
+import { contentChanged } from "~/services/content-version.server";
 import { isUniqueViolation, withDb } from "~/services/db.server";
 import type { StoredImage } from "~/services/images.server";
 import { type Storage, storage } from "~/services/storage.server";
@@ -130,6 +131,7 @@ export async function saveGallery(
     }
     throw error;
   }
+  if (outcome.result.ok) await contentChanged();
   await deleteImageFiles(outcome.removed, store);
   return outcome.result;
 }
