@@ -35,6 +35,21 @@ ensureChromium();
 const results = path.join(root, ".cache", "test-summary");
 fs.mkdirSync(results, { recursive: true });
 
+// CI runs every test: the ones that need PostgreSQL fail rather than skip.
+if (/^(1|true)$/i.test(process.env.CI ?? "")) {
+  const url = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const { default: postgres } = await import("postgres");
+  const sql = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+  } catch (error) {
+    console.error(`CI=true: the tests need PostgreSQL at ${url} (TEST_DATABASE_URL): ${error.message}`);
+    process.exit(1);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
 console.log("\n== Type check ==");
 run("npx", ["tsc", "--noEmit"]);
 console.log("\n== Lint and format (eslint, prettier; `npm run format` fixes most) ==");

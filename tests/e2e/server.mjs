@@ -40,7 +40,11 @@ try {
     await a.end();
   };
   console.log(`e2e: Postgres database ${name}`);
-} catch {
+} catch (error) {
+  if (/^(1|true)$/i.test(process.env.CI ?? "")) {
+    console.error(`e2e: CI=true needs PostgreSQL at ${serverUrl}: ${error.message}`);
+    process.exit(1);
+  }
   console.log("e2e: no Postgres answered; using embedded PGlite");
 } finally {
   await admin.end({ timeout: 1 });

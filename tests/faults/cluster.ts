@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { postgresRequired } from "../setup/database";
 
 const BIN = (() => {
   const root = "/usr/lib/postgresql";
@@ -10,7 +11,8 @@ const BIN = (() => {
   return versions.length ? path.join(root, versions[0], "bin") : null;
 })();
 
-export const clusterAvailable = Boolean(BIN) && fs.existsSync(path.join(BIN ?? "", "pg_ctl"));
+/** The server binaries (Debian's postgresql package) are here; in CI they must be (see postgresRequired). */
+export const clusterAvailable = (Boolean(BIN) && fs.existsSync(path.join(BIN ?? "", "pg_ctl"))) || postgresRequired;
 
 /** Runs a command as the postgres user when we are root (initdb refuses root). */
 function asPostgres(cmd: string, args: string[]) {

@@ -2,6 +2,13 @@ import postgres from "postgres";
 
 export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
+/**
+ * In CI (CI=true) the tests that need PostgreSQL must run, so a missing
+ * server fails them rather than letting them be skipped; on a developer's
+ * machine without one they fall back to PGlite or are skipped.
+ */
+export const postgresRequired = /^(1|true)$/i.test(process.env.CI ?? "");
+
 /** True when a Postgres server answers at the test URL. */
 export async function postgresAvailable(url = TEST_SERVER_URL): Promise<boolean> {
   const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });

@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, expect, vi } from "vitest";
-import { createScratchDatabase, postgresAvailable } from "./database";
+import { TEST_SERVER_URL, createScratchDatabase, postgresAvailable, postgresRequired } from "./database";
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-test-"));
 process.env.DATA_DIR = dataDir;
@@ -14,7 +14,13 @@ delete process.env.STORAGE;
 delete process.env.S3_BUCKET;
 
 let drop: (() => Promise<void>) | undefined;
-if (process.env.TEST_DATABASE_FORCE_PGLITE !== "1" && (await postgresAvailable())) {
+const hasPostgres = await postgresAvailable();
+if (!hasPostgres && postgresRequired) {
+  throw new Error(
+    `CI=true: the tests need PostgreSQL at ${TEST_SERVER_URL} (TEST_DATABASE_URL), and it does not answer.`,
+  );
+}
+if (process.env.TEST_DATABASE_FORCE_PGLITE !== "1" && hasPostgres) {
   const scratch = await createScratchDatabase("vt");
   process.env.DATABASE_URL = scratch.url;
   drop = scratch.drop;
