@@ -3,8 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ArticleView } from "~/features/articles/article-view";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
-import { church } from "~/content/church";
-import { newsArticleJsonLd, publishedAt, seo } from "~/features/seo/seo";
+import { newsArticleJsonLd, pageTitle, publishedAt, seo } from "~/features/seo/seo";
 import { describe } from "~/lib/text";
 import { getArticle } from "~/features/articles/articles.server";
 import { NEWS_PATH } from "~/lib/paths";
@@ -19,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = (args) => {
   const article = args.data?.article;
   return article
     ? seo(args, {
-        title: `${article.header} – ${church.name}`,
+        title: pageTitle(article.header),
         description: describe(article.text),
         type: "article",
         image: article.share,

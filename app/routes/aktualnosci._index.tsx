@@ -1,3 +1,4 @@
+import type { MetaFunction } from "@remix-run/node";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -6,6 +7,7 @@ import { Photo } from "~/components/picture";
 import { displayDate } from "~/lib/text";
 import { newsPage } from "~/features/articles/articles.server";
 import { NEWS_PATH, articlePath, newsPagePath } from "~/lib/paths";
+import { pageTitle, seo } from "~/features/seo/seo";
 
 const pageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
 
@@ -18,6 +20,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (raw !== null && String(page) !== raw) throw redirect(newsPagePath(page));
   return json({ articles: cards, page, hasOlder });
 }
+
+export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Aktualności") });
 
 export default function News() {
   const { articles, page, hasOlder } = useLoaderData<typeof loader>();

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { Photo } from "~/components/picture";
 import { defaultPhotoAlt } from "~/features/galleries/constants";
-import { seo } from "~/features/seo/seo";
+import { pageTitle, seo } from "~/features/seo/seo";
 import { describe, displayDate } from "~/lib/text";
 import { getGalleryByTitle, titleFromSlug } from "~/features/galleries/galleries.server";
 import { GALLERIES_PATH } from "~/lib/paths";
@@ -19,8 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   args.data
-    ? // The site's title, as the original site had it; only articles add theirs.
-      seo(args, {
+    ? seo(args, {
+        title: pageTitle(args.data.gallery.title),
         description: describe(args.data.gallery.description || `Galeria zdjęć: ${args.data.gallery.title}`),
         image: args.data.gallery.cover,
         imageAlt: `Galeria zdjęć: ${args.data.gallery.title}`,

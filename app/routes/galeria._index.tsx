@@ -1,13 +1,17 @@
+import type { MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Photo } from "~/components/picture";
 import { displayDate } from "~/lib/text";
 import { listGalleryCards } from "~/features/galleries/galleries.server";
 import { galleryPath } from "~/lib/paths";
+import { pageTitle, seo } from "~/features/seo/seo";
 
 export async function loader() {
   return json({ galleries: await listGalleryCards() });
 }
+
+export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Galeria zdjęć zborowych") });
 
 export default function Galleries() {
   const { galleries } = useLoaderData<typeof loader>();

@@ -1,4 +1,8 @@
+import type { MetaFunction } from "@remix-run/node";
 import { calendarEmbedUrl } from "~/content/church";
+import { pageTitle, seo } from "~/features/seo/seo";
+
+export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Kalendarz") });
 
 export default function Calendar() {
   return (

@@ -1,3 +1,4 @@
+import type { MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AccountNumber, PayByCode } from "~/features/giving/donation";
@@ -6,10 +7,13 @@ import { MapEmbed } from "~/components/map";
 import { church } from "~/content/church";
 import { churchJsonLd } from "~/features/seo/seo";
 import { paymentCodeSrc } from "~/features/giving/payment-qr.server";
+import { pageTitle, seo } from "~/features/seo/seo";
 
 export function loader() {
   return json({ paymentCodeSrc: paymentCodeSrc() });
 }
+
+export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Kontakt") });
 
 export default function Contact() {
   const { paymentCodeSrc } = useLoaderData<typeof loader>();

@@ -1,13 +1,17 @@
+import type { MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Photo } from "~/components/picture";
 import { church } from "~/content/church";
 import { listHistoryPhotos } from "~/features/history/history.server";
 import { testimonyPath } from "~/lib/paths";
+import { pageTitle, seo } from "~/features/seo/seo";
 
 export async function loader() {
   return json({ photos: await listHistoryPhotos() });
 }
+
+export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("O nas") });
 
 export default function AboutUs() {
   const { photos } = useLoaderData<typeof loader>();

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { church } from "~/content/church";
-import { seo } from "~/features/seo/seo";
+import { pageTitle, seo } from "~/features/seo/seo";
 import { describe } from "~/lib/text";
 import { ABOUT_PATH } from "~/lib/paths";
 
@@ -14,7 +14,15 @@ export function loader({ params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, args.data ? { description: describe(args.data.testimony.content) } : {});
+  seo(
+    args,
+    args.data
+      ? {
+          title: pageTitle(`Świadectwo: ${args.data.testimony.name}`),
+          description: describe(args.data.testimony.content),
+        }
+      : {},
+  );
 
 export default function TestimonyPage() {
   const { testimony } = useLoaderData<typeof loader>();

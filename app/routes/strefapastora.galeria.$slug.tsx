@@ -13,11 +13,10 @@ import { FlashMessage, FormError } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
 import { Photo } from "~/components/picture";
-import { church } from "~/content/church";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { readForm, titleFromDetailPath } from "~/features/galleries/editor.server";
 import { DELETE_GALLERY_QUESTION, defaultPhotoAlt } from "~/features/galleries/constants";
-import { seo } from "~/features/seo/seo";
+import { pageTitle, seo } from "~/features/seo/seo";
 import { displayDate } from "~/lib/text";
 import { deleteGallery, getGalleryByTitle } from "~/features/galleries/galleries.server";
 import { PASTOR_GALLERIES_PATH, UNKNOWN_GALLERY_REDIRECT, editGalleryPath, pastorGalleryPath } from "~/lib/paths";
@@ -29,8 +28,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyl
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
-export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: args.data ? `${args.data.gallery.title} – ${church.name}` : church.name });
+export const meta: MetaFunction<typeof loader> = (args) => seo(args, { title: pageTitle(args.data?.gallery.title) });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -1,23 +1,36 @@
 import { church } from "../../app/content/church";
 import { expect, test } from "./fixtures";
 
+// Each page its own title, so tabs, bookmarks and search results tell them apart.
 const pages = [
-  { path: "/", heading: "WITAJ!" },
-  { path: "/onas", heading: "O nas" },
-  { path: "/aktualnosci", heading: "Aktualności" },
-  { path: "/kalendarz", heading: "Kalendarz" },
-  { path: "/sluzby", heading: "Służby" },
-  { path: "/kontakt", heading: "Kontakt" },
-  { path: "/galeria", heading: "Galeria zdjęć zborowych" },
-  { path: "/polityka-prywatnosci", heading: "POLITYKA PRYWATNOŚCI RODO" },
-  { path: "/onas/swiadectwa/1", heading: church.testimonies[0].name },
+  { path: "/", heading: "WITAJ!", title: "Kościół Zielonoświątkowy w Wieliczce" },
+  { path: "/onas", heading: "O nas", title: "O nas · Kościół Zielonoświątkowy w Wieliczce" },
+  { path: "/aktualnosci", heading: "Aktualności", title: "Aktualności · Kościół Zielonoświątkowy w Wieliczce" },
+  { path: "/kalendarz", heading: "Kalendarz", title: "Kalendarz · Kościół Zielonoświątkowy w Wieliczce" },
+  { path: "/sluzby", heading: "Służby", title: "Służby · Kościół Zielonoświątkowy w Wieliczce" },
+  { path: "/kontakt", heading: "Kontakt", title: "Kontakt · Kościół Zielonoświątkowy w Wieliczce" },
+  {
+    path: "/galeria",
+    heading: "Galeria zdjęć zborowych",
+    title: "Galeria zdjęć zborowych · Kościół Zielonoświątkowy w Wieliczce",
+  },
+  {
+    path: "/polityka-prywatnosci",
+    heading: "POLITYKA PRYWATNOŚCI RODO",
+    title: "Polityka prywatności · Kościół Zielonoświątkowy w Wieliczce",
+  },
+  {
+    path: "/onas/swiadectwa/1",
+    heading: church.testimonies[0].name,
+    title: `Świadectwo: ${church.testimonies[0].name} · Kościół Zielonoświątkowy w Wieliczce`,
+  },
 ];
 
-for (const { path, heading } of pages) {
+for (const { path, heading, title } of pages) {
   test(`${path} is served whole by the server`, async ({ page }) => {
     const response = await page.goto(path);
     expect(response?.status()).toBe(200);
-    await expect(page).toHaveTitle(/Kościół Zielonoświątkowy w Wieliczce/);
+    await expect(page).toHaveTitle(title);
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
     // Public pages do not load the React bundle.
     await expect(page.locator("script[src]")).toHaveCount(0);
@@ -134,7 +147,7 @@ test("news: list newest first, article with links opening in a new tab, back arr
   await expect(cards.nth(2).locator("img")).toHaveAttribute("loading", "lazy");
 
   await page.getByRole("link", { name: /zobacz więcej.*Nabożeństwo dziękczynne/ }).click();
-  await expect(page).toHaveTitle("Nabożeństwo dziękczynne – Kościół Zielonoświątkowy w Wieliczce");
+  await expect(page).toHaveTitle("Nabożeństwo dziękczynne · Kościół Zielonoświątkowy w Wieliczce");
   await expect(page.getByRole("heading", { level: 1, name: "Nabożeństwo dziękczynne" })).toBeVisible();
   const link = page.getByRole("link", { name: "https://example.org/ogloszenia" });
   await expect(link).toHaveAttribute("target", "_blank");
@@ -160,6 +173,7 @@ test("gallery: albums newest first, album page with photos opening large in a ne
     .click();
   await expect(page).toHaveURL(/\/galeria\/Piknik%20zborowy%202025$/);
   await expect(page.getByRole("heading", { level: 1, name: "Piknik zborowy 2025" })).toBeVisible();
+  await expect(page).toHaveTitle("Piknik zborowy 2025 · Kościół Zielonoświątkowy w Wieliczce");
   const photos = page.locator(".photo-grid a");
   await expect(photos).toHaveCount(5);
   await expect(photos.first()).toHaveAttribute("target", "_blank");

@@ -74,7 +74,7 @@ test("an article is shared with its header, excerpt and a 1200 px JPEG, and desc
   await page.goto(href);
   await expectSharingTags(page, href);
   const header = (await page.getByRole("heading", { level: 1 }).textContent())!;
-  expect(await attr(page, 'meta[property="og:title"]')).toBe(`${header} – ${church.name}`);
+  expect(await attr(page, 'meta[property="og:title"]')).toBe(`${header} · ${church.name}`);
   await expect(page.locator('head meta[property="og:type"]')).toHaveAttribute("content", "article");
   await expect(page.locator('head meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
   const image = (await attr(page, 'meta[property="og:image"]'))!;

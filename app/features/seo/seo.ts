@@ -52,6 +52,15 @@ export function originOf(matches: Args["matches"]): string {
   return root?.origin ?? "";
 }
 
+/**
+ * A page's title: its own name first, then the congregation's, so tabs,
+ * bookmarks and search results tell pages apart. The home page has the
+ * congregation's name alone.
+ */
+export function pageTitle(name?: string): string {
+  return name ? `${name} · ${church.name}` : church.name;
+}
+
 /** Meta tags of a page; pastor pages get only their title and are kept out of search engines. */
 export function seo({ matches, location }: Args, options: SeoOptions = {}): MetaDescriptor[] {
   const title = options.title ?? church.name;
