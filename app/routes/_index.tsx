@@ -1,7 +1,7 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AccountNumber, PayByCode } from "~/features/giving/donation";
+import { TransferDetails } from "~/features/giving/donation";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { MapEmbed } from "~/components/map";
 import { church, cookieNotice } from "~/content/church";
@@ -24,7 +24,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export default function Home() {
   const { showCookieNotice, paymentCodeSrc } = useLoaderData<typeof loader>();
-  const { address, bank } = church;
+  const { address } = church;
   const origin = useOrigin();
   return (
     <>
@@ -76,17 +76,7 @@ export default function Home() {
       <section className="page" aria-labelledby="wsparcie">
         <h2 id="wsparcie">Wesprzyj nas</h2>
         <p>Jeśli chcesz wesprzeć działalność zboru, możesz przekazać darowiznę na konto:</p>
-        <dl className="details">
-          <dt>Bank</dt>
-          <dd>{bank.name}</dd>
-          <dt>Numer konta</dt>
-          <dd>
-            <AccountNumber />
-          </dd>
-          <dt>Tytuł przelewu</dt>
-          <dd>{bank.transferTitle}</dd>
-        </dl>
-        <PayByCode src={paymentCodeSrc} />
+        <TransferDetails paymentCodeSrc={paymentCodeSrc} />
       </section>
 
       {showCookieNotice ? (

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AccountNumber, PayByCode } from "~/features/giving/donation";
+import { TransferDetails } from "~/features/giving/donation";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { MapEmbed } from "~/components/map";
 import { church } from "~/content/church";
@@ -17,7 +17,7 @@ export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Kontak
 
 export default function Contact() {
   const { paymentCodeSrc } = useLoaderData<typeof loader>();
-  const { address, bank } = church;
+  const { address } = church;
   const origin = useOrigin();
   return (
     <div className="page">
@@ -49,19 +49,7 @@ export default function Contact() {
         <dd>{church.regon}</dd>
       </dl>
       <h2>Dane do przelewu</h2>
-      <dl className="details">
-        <dt>Bank</dt>
-        <dd>{bank.name}</dd>
-        <dt>Odbiorca</dt>
-        <dd>{bank.holder}</dd>
-        <dt>Numer konta</dt>
-        <dd>
-          <AccountNumber />
-        </dd>
-        <dt>Tytuł przelewu</dt>
-        <dd>{bank.transferTitle}</dd>
-      </dl>
-      <PayByCode src={paymentCodeSrc} />
+      <TransferDetails paymentCodeSrc={paymentCodeSrc} withHolder />
       <p>
         <a href={church.videoChannelUrl} target="_blank" rel="noopener noreferrer">
           Nasz kanał wideo

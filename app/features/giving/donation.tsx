@@ -16,3 +16,38 @@ export function PayByCode({ src }: { src: string }) {
     </div>
   );
 }
+
+/**
+ * Where to send a donation: bank, (on the contact page) the account holder,
+ * the account number and the transfer title, then the QR code.
+ */
+export function TransferDetails({
+  paymentCodeSrc,
+  withHolder = false,
+}: {
+  paymentCodeSrc: string;
+  withHolder?: boolean;
+}) {
+  const { bank } = church;
+  return (
+    <>
+      <dl className="details">
+        <dt>Bank</dt>
+        <dd>{bank.name}</dd>
+        {withHolder ? (
+          <>
+            <dt>Odbiorca</dt>
+            <dd>{bank.holder}</dd>
+          </>
+        ) : null}
+        <dt>Numer konta</dt>
+        <dd>
+          <AccountNumber />
+        </dd>
+        <dt>Tytuł przelewu</dt>
+        <dd>{bank.transferTitle}</dd>
+      </dl>
+      <PayByCode src={paymentCodeSrc} />
+    </>
+  );
+}
