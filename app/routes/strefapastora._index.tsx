@@ -1,16 +1,9 @@
-import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { PastorBar } from "~/components/pastor";
 import { LOGIN_PATH, PASTOR_ARTICLES_PATH, PASTOR_GALLERIES_PATH } from "~/lib/paths";
-import pastorStyles from "~/styles/pastor.css";
-
-export const handle = { hydrate: true };
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
-
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The panel home alone sends strangers to the login page (the original site's rule).

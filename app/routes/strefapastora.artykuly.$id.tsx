@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
@@ -10,13 +10,6 @@ import { deleteArticle, getArticle, getArticleHeader } from "~/features/articles
 import { ARTICLE_MESSAGES, deleteQuestion } from "~/features/articles/messages";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { PASTOR_ARTICLES_PATH, pastorArticlePath } from "~/lib/paths";
-import pastorStyles from "~/styles/pastor.css";
-
-export const handle = { hydrate: true };
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
-
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
@@ -11,13 +11,6 @@ import { createArticle } from "~/features/articles/articles.server";
 import { HEADER_MAX } from "~/features/articles/limits";
 import { parseUpload } from "~/services/upload.server";
 import { ADD_ARTICLE_PATH, PASTOR_ARTICLES_PATH } from "~/lib/paths";
-import pastorStyles from "~/styles/pastor.css";
-
-export const handle = { hydrate: true };
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
-
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 // One photo and a few text fields; the photo may be as big as a phone makes it.
 const UPLOAD_LIMITS = { maxFiles: 1, maxFields: 20 };

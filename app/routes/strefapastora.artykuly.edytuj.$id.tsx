@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
@@ -12,13 +12,6 @@ import { getArticle, isIsoDate, updateArticle } from "~/features/articles/articl
 import { HEADER_MAX } from "~/features/articles/limits";
 import { parseUpload } from "~/services/upload.server";
 import { PASTOR_ARTICLES_PATH, editArticlePath } from "~/lib/paths";
-import pastorStyles from "~/styles/pastor.css";
-
-export const handle = { hydrate: true };
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
-
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 const UPLOAD_LIMITS = { maxFiles: 1, maxFields: 20 };
 const PREVIEW_HEIGHT = 150;

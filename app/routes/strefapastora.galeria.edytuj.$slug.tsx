@@ -1,14 +1,7 @@
-import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/features/auth/auth.server";
 import { GalleryEditor } from "~/features/galleries/editor/gallery-editor";
 import { editorAction, editorLoader, titleFromEditPath } from "~/features/galleries/editor.server";
-import pastorStyles from "~/styles/pastor.css";
-
-export const handle = { hydrate: true };
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
-
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 // The slug is read from the raw path (see titleFromEditPath), not from params.
 export async function loader({ request }: LoaderFunctionArgs) {

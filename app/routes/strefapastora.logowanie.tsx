@@ -1,17 +1,12 @@
-import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { LoginRefusedError, authenticator, getUser, safeRedirect } from "~/features/auth/auth.server";
 import { forbidden, isSameOrigin, isValidLoginCsrf, loginCsrfToken } from "~/features/auth/csrf.server";
 import { CSRF_FIELD } from "~/lib/csrf";
 import { createSession, destroySession } from "~/features/auth/session.server";
-import pastorStyles from "~/styles/pastor.css";
 
 // The only public page of the pastor area; every other one calls requireUser.
-
-export const handle = { hydrate: true };
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
 
 export const headers: HeadersFunction = ({ actionHeaders }) => {
   const headers = new Headers({ "Cache-Control": "no-store" });

@@ -17,6 +17,9 @@ const routesDir = path.resolve("app/routes");
 // The one public page of the area.
 const PUBLIC = new Set(["strefapastora.logowanie"]);
 const PANEL_HOME = "strefapastora._index";
+// The area's layout renders only an <Outlet />; it must hold no data function
+// (checked below), so there is nothing in it to guard or to rely on.
+const LAYOUT = "strefapastora";
 
 interface RouteFile {
   id: string;
@@ -35,7 +38,7 @@ function pastorRoutes(): RouteFile[] {
       found.push({ id: entry.name.replace(/\.[jt]sx?$/, ""), file: path.join(routesDir, entry.name) });
     }
   }
-  return found.filter((r) => !PUBLIC.has(r.id)).sort((a, b) => a.id.localeCompare(b.id));
+  return found.filter((r) => !PUBLIC.has(r.id) && r.id !== LAYOUT).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 const routes = pastorRoutes();
@@ -144,6 +147,12 @@ it("finds the pastor routes on disk", () => {
   const ids = routes.map((r) => r.id);
   expect(ids).toContain("strefapastora._index");
   expect(ids).toContain("strefapastora.wyloguj");
+});
+
+it("the area's layout loads nothing: each page guards itself", async () => {
+  const layout = await import(/* @vite-ignore */ path.join(routesDir, `${LAYOUT}.tsx`));
+  expect(layout.loader).toBeUndefined();
+  expect(layout.action).toBeUndefined();
 });
 
 describe.each(routes)("$id", ({ id, file }) => {
