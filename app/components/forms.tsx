@@ -1,24 +1,29 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
+/** What a field's control needs to be tied to its label and error line. */
+function describedBy(id: string, error?: string | null) {
+  return { id, "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : undefined };
+}
+
 /**
- * A labelled field with its error line. The error is tied to the input with
- * aria-describedby so screen readers read it with the field.
+ * A label, a control and its error line. The error is tied to the control
+ * with aria-describedby so screen readers read it with the field.
  */
-export function Field({
+function FieldFrame({
   label,
   error,
   id,
-  ...input
-}: { label: ReactNode; error?: string | null; id: string } & InputHTMLAttributes<HTMLInputElement>) {
+  children,
+}: {
+  label: ReactNode;
+  error?: string | null;
+  id: string;
+  children: ReactNode;
+}) {
   return (
     <p className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...input}
-      />
+      {children}
       {error ? (
         <span id={`${id}-error`} className="field-error">
           {error}
@@ -28,27 +33,26 @@ export function Field({
   );
 }
 
+type FieldProps = { label: ReactNode; error?: string | null; id: string };
+
+export function Field({ label, error, id, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldFrame label={label} error={error} id={id}>
+      <input {...describedBy(id, error)} {...input} />
+    </FieldFrame>
+  );
+}
+
 export function TextAreaField({
   label,
   error,
   id,
   ...textarea
-}: { label: ReactNode; error?: string | null; id: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
-    <p className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...textarea}
-      />
-      {error ? (
-        <span id={`${id}-error`} className="field-error">
-          {error}
-        </span>
-      ) : null}
-    </p>
+    <FieldFrame label={label} error={error} id={id}>
+      <textarea {...describedBy(id, error)} {...textarea} />
+    </FieldFrame>
   );
 }
 

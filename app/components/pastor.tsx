@@ -1,6 +1,8 @@
-import { useMatches } from "@remix-run/react";
+import { Link, useMatches } from "@remix-run/react";
+import { FlashMessage } from "~/components/forms";
+import { BackLink } from "~/components/layout";
 import { CSRF_FIELD } from "~/lib/csrf";
-import { LOGOUT_PATH } from "~/lib/paths";
+import { LOGOUT_PATH, PANEL_PATH } from "~/lib/paths";
 
 /**
  * The token of this session, from the nearest route whose loader returned
@@ -40,5 +42,37 @@ export function PastorBar({ email }: { email: string }) {
         <button type="submit">wyloguj się</button>
       </form>
     </div>
+  );
+}
+
+/**
+ * The top of a pastor list page: who is signed in, the title, the message
+ * left by the last action, the button that adds an item and the way back.
+ */
+export function PastorListHeader({
+  email,
+  title,
+  flash,
+  addTo,
+  addLabel,
+}: {
+  email: string;
+  title: string;
+  flash?: string | null;
+  addTo: string;
+  addLabel: string;
+}) {
+  return (
+    <>
+      <PastorBar email={email} />
+      <h1>{title}</h1>
+      <FlashMessage message={flash} />
+      <p className="pastor-actions">
+        <Link className="button" to={addTo}>
+          {addLabel}
+        </Link>
+        <BackLink to={PANEL_PATH} />
+      </p>
+    </>
   );
 }

@@ -1,9 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { PhotoGrid } from "~/features/galleries/photo-grid";
 import { BackLink } from "~/components/layout";
-import { Photo } from "~/components/picture";
-import { defaultPhotoAlt } from "~/features/galleries/constants";
 import { pageTitle, seo } from "~/features/seo/seo";
 import { describe, displayDate } from "~/lib/text";
 import { getGalleryByTitle, titleFromSlug } from "~/features/galleries/galleries.server";
@@ -35,24 +34,7 @@ export default function Gallery() {
       <h1>{gallery.title}</h1>
       {gallery.description ? <p>{gallery.description}</p> : null}
       <p className="date">{displayDate(gallery.date)}</p>
-      {gallery.images.length === 0 ? (
-        <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>
-      ) : (
-        <ul className="photo-grid">
-          {gallery.images.map((img, i) => (
-            <li key={img.full}>
-              <a href={img.full} target="_blank" rel="noopener noreferrer">
-                <Photo
-                  image={img}
-                  alt={img.alt || defaultPhotoAlt(gallery.title, i + 1)}
-                  sizes="(min-width: 1050px) 320px, 50vw"
-                  eager={i < 2}
-                />
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
+      <PhotoGrid title={gallery.title} images={gallery.images} />
     </div>
   );
 }

@@ -1,24 +1,15 @@
-import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { ConfirmButton } from "~/components/confirm";
-import { FlashMessage } from "~/components/forms";
-import { BackLink } from "~/components/layout";
-import { PastorBar } from "~/components/pastor";
+import { PastorListHeader } from "~/components/pastor";
 import { Photo } from "~/components/picture";
 import { readFlash } from "~/http/flash.server";
 import { displayDate } from "~/lib/text";
 import { listArticleCards } from "~/features/articles/articles.server";
 import { deleteQuestion } from "~/features/articles/messages";
-import { ADD_ARTICLE_PATH, PANEL_PATH, editArticlePath, pastorArticlePath } from "~/lib/paths";
-import pastorStyles from "~/styles/pastor.css";
-
-export const handle = { hydrate: true };
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
-
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+import { ADD_ARTICLE_PATH, editArticlePath, pastorArticlePath } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -31,15 +22,13 @@ export default function PastorArticles() {
   const { email, flash, articles } = useLoaderData<typeof loader>();
   return (
     <section className="page pastor">
-      <PastorBar email={email} />
-      <h1>Artykuły</h1>
-      <FlashMessage message={flash} />
-      <p className="pastor-actions">
-        <Link className="button" to={ADD_ARTICLE_PATH}>
-          dodaj nowy artykuł
-        </Link>
-        <BackLink to={PANEL_PATH} />
-      </p>
+      <PastorListHeader
+        email={email}
+        title="Artykuły"
+        flash={flash}
+        addTo={ADD_ARTICLE_PATH}
+        addLabel="dodaj nowy artykuł"
+      />
       {articles.length === 0 ? (
         <p className="empty">Nie ma żadnych aktualności do wyświetlenia.</p>
       ) : (

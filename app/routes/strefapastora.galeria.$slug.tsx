@@ -1,32 +1,19 @@
-import type {
-  ActionFunctionArgs,
-  HeadersFunction,
-  LinksFunction,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
 import { FlashMessage, FormError } from "~/components/forms";
+import { PhotoGrid } from "~/features/galleries/photo-grid";
 import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
-import { Photo } from "~/components/picture";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { readForm, titleFromDetailPath } from "~/features/galleries/editor.server";
-import { DELETE_GALLERY_QUESTION, defaultPhotoAlt } from "~/features/galleries/constants";
+import { DELETE_GALLERY_QUESTION } from "~/features/galleries/constants";
 import { pageTitle, seo } from "~/features/seo/seo";
 import { displayDate } from "~/lib/text";
 import { deleteGallery, getGalleryByTitle } from "~/features/galleries/galleries.server";
 import { PASTOR_GALLERIES_PATH, UNKNOWN_GALLERY_REDIRECT, editGalleryPath, pastorGalleryPath } from "~/lib/paths";
-import pastorStyles from "~/styles/pastor.css";
-
-export const handle = { hydrate: true };
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
-
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 export const meta: MetaFunction<typeof loader> = (args) => seo(args, { title: pageTitle(args.data?.gallery.title) });
 
@@ -87,24 +74,7 @@ export default function PastorGallery() {
           usuń
         </ConfirmButton>
       </div>
-      {gallery.images.length === 0 ? (
-        <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>
-      ) : (
-        <ul className="photo-grid">
-          {gallery.images.map((img, i) => (
-            <li key={img.full}>
-              <a href={img.full} target="_blank" rel="noopener noreferrer">
-                <Photo
-                  image={img}
-                  alt={img.alt || defaultPhotoAlt(gallery.title, i + 1)}
-                  sizes="(min-width: 1050px) 320px, 50vw"
-                  eager={i < 2}
-                />
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
+      <PhotoGrid title={gallery.title} images={gallery.images} />
     </section>
   );
 }

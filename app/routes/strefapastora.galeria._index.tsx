@@ -1,21 +1,12 @@
-import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
-import { FlashMessage } from "~/components/forms";
-import { BackLink } from "~/components/layout";
-import { PastorBar } from "~/components/pastor";
+import { PastorListHeader } from "~/components/pastor";
 import { readFlash } from "~/http/flash.server";
 import { displayDate } from "~/lib/text";
 import { listGalleriesForPastor } from "~/features/galleries/galleries.server";
-import { ADD_GALLERY_PATH, PANEL_PATH, pastorGalleryPath } from "~/lib/paths";
-import pastorStyles from "~/styles/pastor.css";
-
-export const handle = { hydrate: true };
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyles }];
-
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+import { ADD_GALLERY_PATH, pastorGalleryPath } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -28,15 +19,7 @@ export default function PastorGalleries() {
   const { email, flash, galleries } = useLoaderData<typeof loader>();
   return (
     <section className="page pastor">
-      <PastorBar email={email} />
-      <h1>Galeria zborowa</h1>
-      <FlashMessage message={flash} />
-      <p className="pastor-actions">
-        <Link className="button" to={ADD_GALLERY_PATH}>
-          dodaj
-        </Link>
-        <BackLink to={PANEL_PATH} />
-      </p>
+      <PastorListHeader email={email} title="Galeria zborowa" flash={flash} addTo={ADD_GALLERY_PATH} addLabel="dodaj" />
       {galleries.length === 0 ? (
         <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>
       ) : (
