@@ -13,6 +13,20 @@ export function yearIn(timeZone: string, now = new Date()): number {
   return Number(new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric" }).format(now));
 }
 
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * A real calendar day written as YYYY-MM-DD (what a date input sends), from
+ * 1900 on: the one rule for article and album dates.
+ */
+export function isCalendarDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return y >= 1900 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
 export type TextPart = { kind: "text"; value: string } | { kind: "link"; href: string };
 
 const URL_PATTERN = /https?:\/\/[^\s<>"]+/g;

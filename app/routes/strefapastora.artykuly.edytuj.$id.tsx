@@ -1,3 +1,4 @@
+import { isCalendarDate } from "~/lib/text";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -8,7 +9,7 @@ import { CsrfInput } from "~/components/pastor";
 import { Photo } from "~/components/picture";
 import { UploadProgress, useUploadForm } from "~/components/upload-progress";
 import { redirectWithFlash } from "~/http/flash.server";
-import { getArticle, isIsoDate, updateArticle } from "~/features/articles/articles.server";
+import { getArticle, updateArticle } from "~/features/articles/articles.server";
 import { HEADER_MAX } from "~/features/articles/limits";
 import { parseUpload } from "~/services/upload.server";
 import { PASTOR_ARTICLES_PATH, editArticlePath } from "~/lib/paths";
@@ -23,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { id, header, text, date, image } = article;
   // A date input shows only YYYY-MM-DD; an older free-text date is shown
   // beside it and kept when no new date is chosen.
-  const iso = isIsoDate(date);
+  const iso = isCalendarDate(date);
   return json({
     csrf: user.csrf,
     article: { id, header, text, image, date: iso ? date : "", legacyDate: iso ? null : date },

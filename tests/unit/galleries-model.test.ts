@@ -126,6 +126,10 @@ describe("values of an album", () => {
       GALLERY_MESSAGES.dateInvalid,
     );
     expect(checkGalleryValues(values("A", { date: "2024-02-29" })).fieldErrors).toBeNull();
+    // The same rule as an article's date: a year before 1900 is a typing slip.
+    expect(checkGalleryValues(values("A", { date: "0001-01-01" })).fieldErrors?.date).toBe(
+      GALLERY_MESSAGES.dateInvalid,
+    );
   });
 });
 

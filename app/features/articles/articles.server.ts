@@ -1,3 +1,4 @@
+import { isCalendarDate } from "~/lib/text";
 import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { clock } from "~/services/clock.server";
@@ -169,22 +170,11 @@ export function cleanFormText(value: unknown): string {
   return value.replace(/\r\n?/g, "\n").replace(CONTROL, "").trim();
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar day written as YYYY-MM-DD (what a date input sends). */
-export function isIsoDate(value: string): boolean {
-  const m = ISO_DATE.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return y >= 1900 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
 const formText = z
   .unknown()
   .transform(cleanFormText)
   .refine((v) => !NOT_TYPED.test(v), ARTICLE_MESSAGES.badCharacters);
-const isoDate = z.string().refine(isIsoDate, ARTICLE_MESSAGES.badDate);
+const isoDate = z.string().refine(isCalendarDate, ARTICLE_MESSAGES.badDate);
 
 /** The add form: every field required ('Wypełnij wszystkie pola'); the photo is checked beside it. */
 export const newArticleSchema = z.object({

@@ -1,5 +1,6 @@
 // The values of an album as the pastor types them, and the rules a saved album
 // obeys. No server imports: the editor may render the limits and messages.
+import { isCalendarDate } from "~/lib/text";
 import type { DraftFeedback } from "~/services/schema";
 
 export const TITLE_MAX = 200;
@@ -44,13 +45,6 @@ export function normalizeTitle(title: string): string {
   return title.normalize("NFC").trim();
 }
 
-export function isValidDate(date: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-}
-
 export type FieldErrors = NonNullable<DraftFeedback["fieldErrors"]>;
 
 /** The values as they will be saved, or what is wrong with them (Polish). */
@@ -68,6 +62,6 @@ export function checkGalleryValues(input: GalleryValues): { values: GalleryValue
   else if (title.toLowerCase() === "dodaj") errors.title = GALLERY_MESSAGES.titleReserved;
   if ([...description].length > DESCRIPTION_MAX) errors.description = GALLERY_MESSAGES.descriptionTooLong;
   if (!date) errors.date = GALLERY_MESSAGES.dateEmpty;
-  else if (!isValidDate(date)) errors.date = GALLERY_MESSAGES.dateInvalid;
+  else if (!isCalendarDate(date)) errors.date = GALLERY_MESSAGES.dateInvalid;
   return { values: { title, description, date }, fieldErrors: Object.keys(errors).length ? errors : null };
 }
