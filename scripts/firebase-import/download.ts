@@ -1,4 +1,5 @@
 // Downloading an image of the old site, within the upload limit and a timeout.
+import { readCapped } from "~/services/streams.server";
 import { IMAGE_MESSAGES, ImageRejected, MAX_UPLOAD_BYTES } from "~/services/images.server";
 
 class DownloadFailed extends Error {}
@@ -14,20 +15,9 @@ export async function fetchCapped(url: string, timeoutMs: number): Promise<Buffe
     await res.body.cancel().catch(() => {});
     throw new DownloadFailed(IMAGE_MESSAGES.tooLarge);
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_UPLOAD_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new DownloadFailed(IMAGE_MESSAGES.tooLarge);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
+  const body = await readCapped(res.body, MAX_UPLOAD_BYTES);
+  if (!body) throw new DownloadFailed(IMAGE_MESSAGES.tooLarge);
+  return body;
 }
 
 /** Why an image could not be had, as the summary lists it. */

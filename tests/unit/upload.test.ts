@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { readCapped } from "~/services/streams.server";
 import {
   type ParsedUpload,
   type UploadResult,
@@ -266,5 +267,38 @@ describe("multipart upload parsing under remix-serve's fetch globals", () => {
       message: "Plik „IMG_1.JPG” jest za duży (maksymalnie 1 MB).",
     });
     expect(await filesLeft()).toEqual([]);
+  });
+});
+
+describe("readCapped", () => {
+  function streamOf(chunks: number[], onCancel: () => void) {
+    let i = 0;
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (i < chunks.length) controller.enqueue(new Uint8Array(chunks[i++]).fill(97));
+        else controller.close();
+      },
+      cancel: onCancel,
+    });
+  }
+
+  it("reads a body within the cap whole", async () => {
+    const body = await readCapped(
+      streamOf([3, 4], () => {}),
+      7,
+    );
+    expect(body?.toString()).toBe("aaaaaaa");
+  });
+
+  it("stops at the first byte over the cap, without reading the rest", async () => {
+    let cancelled = false;
+    const body = await readCapped(
+      streamOf([4, 4, 1_000_000], () => {
+        cancelled = true;
+      }),
+      7,
+    );
+    expect(body).toBeNull();
+    expect(cancelled).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 // Requests of the album editor (/strefapastora/galeria/dodaj and
 // /strefapastora/galeria/edytuj/{slug}) and of its script's upload and
 // reorder endpoint. The routes call requireUser first and hand over the user.
+import { readCapped } from "~/services/streams.server";
 import { json, redirect } from "@remix-run/node";
 import type { SessionUser } from "~/features/auth/auth.server";
 import { clock } from "~/services/clock.server";
@@ -92,20 +93,9 @@ export async function readForm(request: Request, { maxFiles = 0 } = {}): Promise
   if (!/^application\/x-www-form-urlencoded/i.test(type) || !request.body) {
     return { ok: false, status: 400, message: UPLOAD_MESSAGES.malformed, fields };
   }
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > FORM_BYTES) {
-      await reader.cancel().catch(() => {});
-      return { ok: false, status: 413, message: UPLOAD_MESSAGES.fieldTooLarge(FORM_BYTES), fields };
-    }
-    chunks.push(value);
-  }
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  const body = await readCapped(request.body, FORM_BYTES);
+  if (!body) return { ok: false, status: 413, message: UPLOAD_MESSAGES.fieldTooLarge(FORM_BYTES), fields };
+  const text = new TextDecoder().decode(body);
   return { ok: true, fields: new URLSearchParams(text), files: [], cleanup: async () => {} };
 }
 
