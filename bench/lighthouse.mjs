@@ -1,14 +1,15 @@
-// Lighthouse (the project's devDependency, v12) on one page, with its
+// Lighthouse (a dependency of the bench's own package, v12) on one page, with its
 // default mobile emulation and simulated throttling, in Debian's Chromium.
 import fs from "node:fs";
 import path from "node:path";
-import { root } from "../scripts/lib.mjs";
+import { fileURLToPath } from "node:url";
 import { runChild } from "./load.mjs";
 
-const CLI = path.join(root, "node_modules/lighthouse/cli/index.js");
+const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const CLI = path.join(BENCH, "node_modules/lighthouse/cli/index.js");
 
 export function lighthouseVersion() {
-  return JSON.parse(fs.readFileSync(path.join(root, "node_modules/lighthouse/package.json"), "utf8")).version;
+  return JSON.parse(fs.readFileSync(path.join(BENCH, "node_modules/lighthouse/package.json"), "utf8")).version;
 }
 
 /**

@@ -180,6 +180,8 @@ function inlineScripts(html) {
 async function main() {
   const startedAt = new Date();
   ensureDependencies();
+  // Lighthouse and the browser driver are the bench's own package (bench/package.json).
+  ensureDependencies("bench");
   ensureBuild();
   fs.mkdirSync(OUT, { recursive: true });
 

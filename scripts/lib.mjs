@@ -33,12 +33,15 @@ export function run(cmd, args, options = {}) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-/** `npm ci` when node_modules is missing or older than the lockfile. */
-export function ensureDependencies() {
-  const installed = mtime("node_modules/.package-lock.json");
-  if (installed && installed >= mtime("package-lock.json")) return;
-  console.log("Instalowanie zależności (npm ci)…");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
+/**
+ * `npm ci` when node_modules is missing or older than the lockfile, in the
+ * app's folder or in a package of its own beside it (`bench`).
+ */
+export function ensureDependencies(dir = ".") {
+  const installed = mtime(path.join(dir, "node_modules/.package-lock.json"));
+  if (installed && installed >= mtime(path.join(dir, "package-lock.json"))) return;
+  console.log(`Instalowanie zależności (npm ci${dir === "." ? "" : ` w ${dir}/`})…`);
+  run("npm", ["ci", "--no-audit", "--no-fund"], { cwd: path.join(root, dir) });
 }
 
 /** Builds when the build is missing or any source is newer than it. */
