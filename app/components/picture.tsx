@@ -37,3 +37,20 @@ export function Photo({
     />
   );
 }
+
+/**
+ * The photo at the top of a card in a list of articles or albums: one, two
+ * or three cards a row as the screen widens; the first card's photo is
+ * likely the largest paint, so it loads with high priority.
+ */
+export function CardPhoto({ image, first }: { image: ImageView; first: boolean }) {
+  return (
+    <Photo
+      className="card-image"
+      image={image}
+      alt=""
+      sizes="(min-width: 1050px) 33vw, (min-width: 700px) 50vw, 100vw"
+      priority={first}
+    />
+  );
+}

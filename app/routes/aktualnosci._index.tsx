@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { Photo } from "~/components/picture";
+import { CardPhoto } from "~/components/picture";
 import { displayDate } from "~/lib/text";
 import { newsPage } from "~/features/articles/articles.server";
 import { NEWS_PATH, articlePath, newsPagePath } from "~/lib/paths";
@@ -34,15 +34,7 @@ export default function News() {
         <ul className="cards">
           {articles.map((a, i) => (
             <li key={a.id} className="card">
-              {a.image ? (
-                <Photo
-                  className="card-image"
-                  image={a.image}
-                  alt=""
-                  sizes="(min-width: 1050px) 33vw, (min-width: 700px) 50vw, 100vw"
-                  priority={i === 0}
-                />
-              ) : null}
+              {a.image ? <CardPhoto image={a.image} first={i === 0} /> : null}
               <p className="date">{displayDate(a.date)}</p>
               <h2>{a.header}</h2>
               <p>{a.excerpt}</p>

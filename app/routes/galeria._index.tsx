@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Photo } from "~/components/picture";
+import { CardPhoto } from "~/components/picture";
 import { displayDate } from "~/lib/text";
 import { listGalleryCards } from "~/features/galleries/galleries.server";
 import { galleryPath } from "~/lib/paths";
@@ -25,13 +25,7 @@ export default function Galleries() {
           {galleries.map((g, i) => (
             <li key={g.title} className="card">
               {g.cover ? (
-                <Photo
-                  className="card-image"
-                  image={g.cover}
-                  alt=""
-                  sizes="(min-width: 1050px) 33vw, (min-width: 700px) 50vw, 100vw"
-                  priority={i === 0}
-                />
+                <CardPhoto image={g.cover} first={i === 0} />
               ) : (
                 <img className="card-image" src="/domyslna-okladka.svg" alt="" width={480} height={320} />
               )}

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { ConfirmButton } from "~/components/confirm";
 import { PastorListHeader } from "~/components/pastor";
-import { Photo } from "~/components/picture";
+import { CardPhoto } from "~/components/picture";
 import { readFlash } from "~/http/flash.server";
 import { displayDate } from "~/lib/text";
 import { listArticleCards } from "~/features/articles/articles.server";
@@ -39,15 +39,7 @@ export default function PastorArticles() {
             const which = <span className="visually-hidden">: {a.header}</span>;
             return (
               <li key={a.id} className="card">
-                {a.image ? (
-                  <Photo
-                    className="card-image"
-                    image={a.image}
-                    alt=""
-                    sizes="(min-width: 1050px) 33vw, (min-width: 700px) 50vw, 100vw"
-                    eager={i === 0}
-                  />
-                ) : null}
+                {a.image ? <CardPhoto image={a.image} first={i === 0} /> : null}
                 <h2>{a.header}</h2>
                 <p className="date">{displayDate(a.date)}</p>
                 <p>{a.excerpt}</p>
