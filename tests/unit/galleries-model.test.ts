@@ -95,6 +95,8 @@ async function order(draftId: string) {
   return (await getDraft({ id: draftId, userId }))!.images.map((i) => i.name);
 }
 
+const keysOf = (image: StoredImage) => allKeys(image.key, image.width);
+
 async function filesOf(image: StoredImage) {
   return Promise.all(allKeys(image.key, image.width).map((k) => storage().exists(k)));
 }
@@ -426,8 +428,15 @@ describe("cleanup of abandoned drafts", () => {
       "sierota.jpg",
       "galeria/zostawione",
     );
-    // Another folder is not the cleanup's business.
-    const article = await storeImage(await fs.readFile((await photoFile("y.jpg")).path), "artykul.jpg", "aktualnosci");
+    // Any folder is swept: an article photo that no article names (a save that failed midway)...
+    const strayArticlePhoto = await storeImage(
+      await fs.readFile((await photoFile("y.jpg")).path),
+      "artykul.jpg",
+      "aktualnosci",
+    );
+    // ...but not one an article shows.
+    const article = await storeImage(await fs.readFile((await photoFile("v.jpg")).path), "pokazane.jpg", "aktualnosci");
+    await insertArticle({ imageKey: article.key, imageWidth: article.width, imageHeight: article.height });
     // A gallery photo that only an article shows now is still in use.
     const shared = await storeImage(
       await fs.readFile((await photoFile("z.jpg")).path),
@@ -447,22 +456,30 @@ describe("cleanup of abandoned drafts", () => {
     for (const entry of await storage().list("")) {
       await fs.utimes(path.join(process.env.DATA_DIR!, "uploads", entry.key), t0, t0);
     }
+    // A dry run lists the same files and changes nothing.
+    const dry = await cleanupGalleryDrafts({ now: later, dryRun: true });
+    expect(dry).toMatchObject({ skipped: false, drafts: 0, files: 0 });
+    expect(dry.orphans.sort()).toEqual([...keysOf(orphan), ...keysOf(strayArticlePhoto)].sort());
+    expect(await filesOf(strayArticlePhoto)).toEqual([true, true, true]);
+    expect(await getDraft({ id: abandoned.draftId, userId })).not.toBeNull();
+
     const result = await cleanupGalleryDrafts({ now: later });
     expect(result).toMatchObject({ skipped: false, drafts: 2 });
-    expect(result.files).toBe(6); // two images: a large JPEG, one WebP and the sharing JPEG each
+    expect(result.files).toBe(9); // three images: a large JPEG, one WebP and the sharing JPEG each
 
     expect(await getDraft({ id: abandoned.draftId, userId })).toBeNull();
     expect(await getDraft({ id: abandonedEdit, userId })).toBeNull();
     expect(await getDraft({ id: live.draftId, userId })).not.toBeNull();
     expect(await filesOf(abandonedImage)).toEqual([false, false, false]);
     expect(await filesOf(orphan)).toEqual([false, false, false]);
+    expect(await filesOf(strayArticlePhoto)).toEqual([false, false, false]);
     expect(await filesOf(albumImage)).toEqual([true, true, true]);
     expect(await filesOf(liveImage)).toEqual([true, true, true]);
     expect(await filesOf(article)).toEqual([true, true, true]);
     expect(await filesOf(shared)).toEqual([true, true, true]);
 
     // Nothing more to do the second time.
-    expect(await cleanupGalleryDrafts({ now: later })).toEqual({ skipped: false, drafts: 0, files: 0 });
+    expect(await cleanupGalleryDrafts({ now: later })).toEqual({ skipped: false, drafts: 0, files: 0, orphans: [] });
   });
 
   it("never deletes a recent file, even one nothing names yet (an upload in progress)", async () => {

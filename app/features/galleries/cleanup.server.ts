@@ -1,4 +1,6 @@
-// Cleanup of abandoned drafts and of files nothing names, run hourly.
+// Cleanup of abandoned album drafts and of stored files that no row names
+// (in any folder), at start and every hour; `npm run sweep` lists or removes
+// the files on demand.
 import { sql } from "drizzle-orm";
 import { clock } from "~/services/clock.server";
 import { galleryDrafts } from "~/services/schema";
@@ -6,11 +8,17 @@ import { rowsOf, withDb } from "~/services/db.server";
 import type { StoredImage } from "~/services/images.server";
 import { logger } from "~/services/logger.server";
 import { type Storage, storage } from "~/services/storage.server";
-import { GALLERY_FOLDER, lockGalleryFiles, unreferencedImages } from "~/features/galleries/galleries.server";
+import { lockGalleryFiles, unreferencedImages } from "~/features/galleries/galleries.server";
 
 /** Drafts untouched this long are removed, with the files only they named. */
 export const DRAFT_TTL_MS = 24 * 60 * 60 * 1000;
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * A file nothing names is removed once it is this old. Younger ones may be
+ * an upload whose row is about to be written; a save that failed midway
+ * (storage down while it wrote) leaves files that it could not remove.
+ */
+export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 const SWEEP_LOCK = 7215_2026;
 
@@ -22,19 +30,26 @@ export function baseKeyOf(key: string): string | null {
 }
 
 /**
- * Removes drafts untouched for `maxAgeMs` and every file under galeria/
- * older than that which no album and no draft names (the photos of those
- * drafts, and leftovers of uploads interrupted midway). Safe with several
- * instances: one sweeps at a time (an advisory lock; the others skip), and
- * drafts in use are skipped (SKIP LOCKED). A file still named by any row is
- * never deleted.
+ * Removes drafts untouched for `maxAgeMs`, then every stored file older than
+ * `orphanMinAgeMs` that no article, album, draft or history photo names (the
+ * photos of those drafts, leftovers of uploads interrupted midway). Safe
+ * with several instances: one sweeps at a time (an advisory lock; the others
+ * skip), and drafts in use are skipped (SKIP LOCKED). A file still named by
+ * any row is never deleted, nor one whose name is not an image's. A dry run
+ * changes nothing and lists what it would remove.
  */
 export async function cleanupGalleryDrafts(
-  { now = clock.now(), maxAgeMs = DRAFT_TTL_MS }: { now?: Date; maxAgeMs?: number } = {},
+  {
+    now = clock.now(),
+    maxAgeMs = DRAFT_TTL_MS,
+    orphanMinAgeMs = ORPHAN_MIN_AGE_MS,
+    dryRun = false,
+  }: { now?: Date; maxAgeMs?: number; orphanMinAgeMs?: number; dryRun?: boolean } = {},
   store: Storage = storage(),
-): Promise<{ skipped: boolean; drafts: number; files: number }> {
-  const cutoff = new Date(now.getTime() - maxAgeMs);
-  const old = (await store.list(`${GALLERY_FOLDER}/`)).filter((f) => f.lastModified < cutoff);
+): Promise<{ skipped: boolean; drafts: number; files: number; orphans: string[] }> {
+  const draftCutoff = new Date(now.getTime() - maxAgeMs);
+  const fileCutoff = new Date(now.getTime() - orphanMinAgeMs);
+  const old = (await store.list("")).filter((f) => f.lastModified < fileCutoff);
   const swept = await withDb((db) =>
     db.transaction(async (tx) => {
       const [{ locked }] = await rowsOf<{ locked: boolean }>(
@@ -43,14 +58,16 @@ export async function cleanupGalleryDrafts(
       );
       if (!locked) return null;
       await lockGalleryFiles(tx);
-      const expired = await rowsOf<{ id: string }>(
-        tx,
-        sql`
-          delete from ${galleryDrafts} where id in (
-            select id from ${galleryDrafts} where updated_at < ${cutoff.toISOString()}::timestamptz
-            for update skip locked)
-          returning id`,
-      );
+      const expired = dryRun
+        ? []
+        : await rowsOf<{ id: string }>(
+            tx,
+            sql`
+              delete from ${galleryDrafts} where id in (
+                select id from ${galleryDrafts} where updated_at < ${draftCutoff.toISOString()}::timestamptz
+                for update skip locked)
+              returning id`,
+          );
       // Rows are gone (cascade); what they named is now checked like any old file.
       const candidates = new Map<string, StoredImage>();
       for (const file of old) {
@@ -61,19 +78,19 @@ export async function cleanupGalleryDrafts(
       return { drafts: expired.length, unused };
     }),
   );
-  if (!swept) return { skipped: true, drafts: 0, files: 0 };
+  if (!swept) return { skipped: true, drafts: 0, files: 0, orphans: [] };
+  const orphans = old.map((f) => f.key).filter((key) => swept.unused.has(baseKeyOf(key) ?? ""));
+  if (dryRun) return { skipped: false, drafts: 0, files: 0, orphans };
   let files = 0;
-  for (const file of old) {
-    const base = baseKeyOf(file.key);
-    if (!base || !swept.unused.has(base)) continue;
+  for (const key of orphans) {
     try {
-      await store.delete(file.key);
+      await store.delete(key);
       files++;
     } catch (error) {
-      logger.error({ err: error, key: file.key }, "removing an abandoned gallery file failed");
+      logger.error({ err: error, key }, "removing a stored file that nothing names failed");
     }
   }
-  return { skipped: false, drafts: swept.drafts, files };
+  return { skipped: false, drafts: swept.drafts, files, orphans };
 }
 
 const globalStore = globalThis as typeof globalThis & { __galleryCleanup?: NodeJS.Timeout };
@@ -83,7 +100,8 @@ export function scheduleGalleryCleanup(intervalMs = CLEANUP_INTERVAL_MS) {
   const run = () =>
     cleanupGalleryDrafts().then(
       (r) => {
-        if (r.drafts || r.files) logger.info(r, "abandoned gallery drafts removed");
+        if (r.drafts || r.files)
+          logger.info({ drafts: r.drafts, files: r.files }, "abandoned drafts and files removed");
       },
       (error) => logger.error({ err: error }, "cleaning gallery drafts failed"),
     );
