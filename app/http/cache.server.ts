@@ -54,7 +54,11 @@ export function documentEtag(
 
 /** True when If-None-Match names this ETag (weak comparison, as for GET). */
 export function isNotModified(request: Request, etag: string): boolean {
-  const header = request.headers.get("If-None-Match");
+  return etagMatches(request.headers.get("If-None-Match"), etag);
+}
+
+/** True when an If-None-Match header names this ETag. */
+export function etagMatches(header: string | null | undefined, etag: string): boolean {
   if (!header) return false;
   const strip = (t: string) => t.trim().replace(/^W\//, "");
   return header.split(",").some((t) => t.trim() === "*" || strip(t) === strip(etag));
