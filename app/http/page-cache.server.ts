@@ -76,6 +76,8 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
   const entries = new Map<string, Entry>();
   let bytes = 0;
   let version: number | null = null;
+  // Pages being rendered, so that requests for the same page wait for it.
+  const rendering = new Map<string, Promise<void>>();
 
   function drop(entry: Entry) {
     entries.delete(entry.key);
@@ -257,16 +259,38 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
       version = current;
     }
     const path = (req.url ?? "/").split("?")[0];
-    const entry = entries.get(key);
-    if (entry && entry.version === current) {
-      entries.delete(key);
-      entries.set(key, entry);
+    if (serveKept(key, current, req, res)) {
       logger.debug({ path, version: current }, "page cache hit");
-      serve(entry, req, res, req.method!);
       return;
     }
+    const inFlight = rendering.get(key);
+    if (inFlight) {
+      // Requests arriving together after a save wait for one render of the page.
+      await inFlight;
+      if (serveKept(key, current, req, res)) {
+        logger.debug({ path, version: current }, "page cache hit");
+        return;
+      }
+      // That answer was not kept: this one goes through on its own, uncached.
+      return next();
+    }
     logger.debug({ path, version: current }, "page cache miss");
+    let done!: () => void;
+    rendering.set(key, new Promise<void>((resolve) => (done = resolve)));
+    res.once("close", () => {
+      rendering.delete(key);
+      done();
+    });
     renderAndKeep(req, res, next, key, current);
+  }
+
+  function serveKept(key: string, current: number, req: IncomingMessage, res: ServerResponse): boolean {
+    const entry = entries.get(key);
+    if (!entry || entry.version !== current) return false;
+    entries.delete(key);
+    entries.set(key, entry);
+    serve(entry, req, res, req.method!);
+    return true;
   }
 
   return {

@@ -23,12 +23,15 @@ function remix(req: http.IncomingMessage, res: http.ServerResponse) {
   renders.set(url.pathname, n);
   const size = Number(url.pathname.match(/^\/duzy\/\d+\/(\d+)$/)?.[1] ?? 0);
   res.statusCode = url.pathname === "/brak" ? 404 : 200;
-  res.setHeader("Cache-Control", url.pathname === "/prywatna" ? "private, no-store" : PUBLIC_CACHE);
+  res.setHeader("Cache-Control", url.pathname.endsWith("prywatna") ? "private, no-store" : PUBLIC_CACHE);
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("ETag", `W/"${url.pathname}-${n}"`);
   if (url.pathname === "/ciasteczko") res.setHeader("Set-Cookie", "flash=x; Path=/");
   res.write(`<p>${req.headers.host} ${url.pathname}${url.search} render ${n}</p>`);
-  res.end(`<p>cookie: ${req.headers.cookie ?? ""}</p>${"x".repeat(size)}`);
+  const end = () => res.end(`<p>cookie: ${req.headers.cookie ?? ""}</p>${"x".repeat(size)}`);
+  // A page whose loaders take a while.
+  if (url.pathname.startsWith("/wolna")) setTimeout(end, 100);
+  else end();
 }
 
 let server: http.Server;
@@ -108,6 +111,14 @@ describe("an anonymous view of a public page", () => {
     expect(head.body).toBe("");
     expect((await get("/galeria")).body).toContain("render 1");
     expect(rendered("/galeria")).toBe(1);
+  });
+
+  it("requested by many at once is rendered once; an answer that is not kept is rendered for each", async () => {
+    const many = await Promise.all(Array.from({ length: 10 }, () => get("/wolna")));
+    expect(rendered("/wolna")).toBe(1);
+    expect(new Set(many.map((a) => a.body)).size).toBe(1);
+    await Promise.all(Array.from({ length: 5 }, () => get("/wolna-prywatna")));
+    expect(rendered("/wolna-prywatna")).toBe(5);
   });
 
   it("is rendered again after contentChanged()", async () => {
