@@ -8,6 +8,7 @@ import { yearIn } from "~/lib/text";
 import { siteCss } from "~/http/inline-css.server";
 import { DocumentContext } from "~/lib/document-context";
 import { applySecurityHeaders, createNonce } from "~/http/security-headers.server";
+import { currentContentVersion } from "~/services/content-version.server";
 import { logger } from "~/services/logger.server";
 import { unavailableResponse } from "~/http/unavailable.server";
 import { isPastorPath } from "~/lib/paths";
@@ -20,7 +21,7 @@ export { frontDoor } from "~/http/front-door.server";
 // Requests that met an unreachable database (see handleError): answered 503.
 const unavailable = new WeakSet<Request>();
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -31,7 +32,8 @@ export default function handleRequest(
   const cacheControl = cacheControlFor(request, responseStatusCode, responseHeaders);
   responseHeaders.set("Cache-Control", cacheControl);
   if (cacheControl !== PRIVATE_CACHE && cacheControl !== "no-store" && responseStatusCode < 500) {
-    const etag = documentEtag(request, responseStatusCode, remixContext, String(yearIn(church.timeZone)));
+    const version = await currentContentVersion();
+    const etag = documentEtag(request, responseStatusCode, remixContext, version, String(yearIn(church.timeZone)));
     responseHeaders.set("ETag", etag);
     if (isNotModified(request, etag)) {
       // Nothing rendered. No new CSP either: the stored copy keeps the

@@ -2,12 +2,17 @@ import crypto from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
 import { isPastorPath } from "~/lib/paths";
 
-export const PUBLIC_CACHE = "public, max-age=60, stale-while-revalidate=600";
+/**
+ * Public pages and feeds: a browser revalidates on every view (so whoever
+ * just saved sees the change), a shared cache (a CDN) may keep a copy for
+ * two seconds. Never stale-while-revalidate: it shows the old page once more.
+ */
+export const PUBLIC_CACHE = "public, max-age=0, must-revalidate, s-maxage=2";
 export const PRIVATE_CACHE = "private, no-store";
 
 /**
  * Chooses Cache-Control for a document: the pastor area is never stored,
- * public pages are shared for a minute; a route may set its own.
+ * public pages are revalidated on every view; a route may set its own.
  */
 export function cacheControlFor(request: Request, status: number, headers: Headers): string {
   if (isPastorPath(new URL(request.url).pathname)) return PRIVATE_CACHE;
@@ -18,10 +23,16 @@ export function cacheControlFor(request: Request, status: number, headers: Heade
 
 /**
  * A validator computed from what the page is made of (loader data, the build,
- * the address and the year in the footer), so a conditional request can be
- * answered 304 before anything is rendered.
+ * the address, the content version and the year in the footer), so a
+ * conditional request can be answered 304 before anything is rendered.
  */
-export function documentEtag(request: Request, status: number, context: EntryContext, extra: string): string {
+export function documentEtag(
+  request: Request,
+  status: number,
+  context: EntryContext,
+  contentVersion: number,
+  extra: string,
+): string {
   const url = new URL(request.url);
   const hash = crypto
     .createHash("sha1")
@@ -30,6 +41,8 @@ export function documentEtag(request: Request, status: number, context: EntryCon
     .update(url.pathname + url.search)
     .update("\0")
     .update(String(status))
+    .update("\0")
+    .update(String(contentVersion))
     .update("\0")
     .update(extra)
     .update("\0")
@@ -41,7 +54,11 @@ export function documentEtag(request: Request, status: number, context: EntryCon
 
 /** True when If-None-Match names this ETag (weak comparison, as for GET). */
 export function isNotModified(request: Request, etag: string): boolean {
-  const header = request.headers.get("If-None-Match");
+  return etagMatches(request.headers.get("If-None-Match"), etag);
+}
+
+/** True when an If-None-Match header names this ETag. */
+export function etagMatches(header: string | null | undefined, etag: string): boolean {
   if (!header) return false;
   const strip = (t: string) => t.trim().replace(/^W\//, "");
   return header.split(",").some((t) => t.trim() === "*" || strip(t) === strip(etag));

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { pinoHttp } from "pino-http";
+import { pageCache } from "~/http/page-cache.server";
 import { baseSecurityHeaders } from "~/http/security-headers.server";
 import { requestContext } from "~/http/request-context.server";
 import { config } from "~/services/config.server";
@@ -16,7 +17,8 @@ import { logger } from "~/services/logger.server";
  *   static files and redirects included;
  * - a Polish page for an address that cannot be decoded (Express would
  *   answer in English);
- * - the client's address, handed to the app through requestContext.
+ * - the client's address, handed to the app through requestContext;
+ * - the page cache: anonymous views of public pages served from memory.
  */
 
 type Next = () => void;
@@ -91,5 +93,12 @@ export function frontDoor(req: IncomingMessage, res: ServerResponse, next: Next)
     res.end(BAD_ADDRESS_PAGE);
     return;
   }
-  requestContext.run({ clientAddress: clientAddressOf(req) }, next);
+  requestContext.run({ clientAddress: clientAddressOf(req) }, () => {
+    pageCache()
+      .handle(req, res, next)
+      .catch((error: unknown) => {
+        logger.error({ err: error }, "page cache failed");
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+  });
 }

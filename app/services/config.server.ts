@@ -39,6 +39,8 @@ const schema = z
       blankAsUnset,
       z.string().min(10, "must be at least 10 characters").max(1024).optional(),
     ),
+    // Memory for rendered public pages (app/http/page-cache.server.ts); 0 turns the cache off.
+    PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(32),
     // The site's public address, for canonical links, feeds and sharing tags.
     PUBLIC_URL: z.preprocess(
       blankAsUnset,
@@ -120,6 +122,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
     // `npm start` without DATABASE_URL: a demo pastor account is made with the database.
     demoAccount: embedded && e.DATABASE_URL !== "memory:",
+    pageCacheBytes: Math.floor(e.PAGE_CACHE_MB * 1024 * 1024),
     // Null: absolute links use the origin of each request (see app/features/seo/seo.ts).
     publicUrl: e.PUBLIC_URL ?? null,
   };

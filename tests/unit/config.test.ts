@@ -23,4 +23,12 @@ describe("configuration", () => {
     expect(() => readConfig({ PORT: "abc" })).toThrow(/PORT/);
     expect(() => readConfig({ STORAGE: "s3" })).toThrow(/S3_BUCKET: is required when STORAGE=s3/);
   });
+
+  it("gives the page cache 32 MB unless PAGE_CACHE_MB says otherwise (0 turns it off)", () => {
+    expect(readConfig({}).pageCacheBytes).toBe(32 * 1024 * 1024);
+    expect(readConfig({ PAGE_CACHE_MB: "0" }).pageCacheBytes).toBe(0);
+    expect(readConfig({ PAGE_CACHE_MB: "0.5" }).pageCacheBytes).toBe(512 * 1024);
+    expect(() => readConfig({ PAGE_CACHE_MB: "-1" })).toThrow(/PAGE_CACHE_MB/);
+    expect(() => readConfig({ PAGE_CACHE_MB: "dużo" })).toThrow(/PAGE_CACHE_MB/);
+  });
 });

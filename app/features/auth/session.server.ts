@@ -52,6 +52,9 @@ export function sessionSecrets(): string[] {
   }
 }
 
+/** The session cookie's name: plain in development and tests, __Host- in production. */
+export const SESSION_COOKIE_NAMES = ["session", "__Host-session"] as const;
+
 let storage: SessionStorage<{ sid: string }> | undefined;
 
 /** The cookie holds only a random session id; the rest lives in the sessions table. */
@@ -61,7 +64,7 @@ export function sessionStorage(): SessionStorage<{ sid: string }> {
     storage = createCookieSessionStorage<{ sid: string }>({
       cookie: {
         // __Host- makes browsers refuse the cookie from a subdomain or without Secure.
-        name: secure ? "__Host-session" : "session",
+        name: secure ? SESSION_COOKIE_NAMES[1] : SESSION_COOKIE_NAMES[0],
         httpOnly: true,
         sameSite: "lax",
         secure,
