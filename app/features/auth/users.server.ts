@@ -3,18 +3,11 @@ import pLimit from "p-limit";
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "~/services/config.server";
+import { PASSWORD_MAX_LENGTH, newPasswordSchema } from "~/features/auth/password-rule.server";
 import { sessions, users } from "~/services/schema";
 import { type Db, withDb } from "~/services/db.server";
 
-export const PASSWORD_MIN_LENGTH = 10;
-// argon2 cost grows with the input; nobody types more than this.
-export const PASSWORD_MAX_LENGTH = 1024;
-
 export const emailSchema = z.string().trim().toLowerCase().email().max(254);
-export const newPasswordSchema = z
-  .string()
-  .min(PASSWORD_MIN_LENGTH, `Hasło musi mieć co najmniej ${PASSWORD_MIN_LENGTH} znaków.`)
-  .max(PASSWORD_MAX_LENGTH, `Hasło może mieć najwyżej ${PASSWORD_MAX_LENGTH} znaków.`);
 
 export interface User {
   id: number;
