@@ -15,10 +15,10 @@ import {
   createUser,
   emailSchema,
   listUsers,
-  newPasswordSchema,
   removeUser,
   setPassword,
 } from "~/features/auth/users.server";
+import { newPasswordSchema } from "~/features/auth/password-rule.server";
 
 export interface Io {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };

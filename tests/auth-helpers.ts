@@ -1,5 +1,6 @@
 // Signing in through the real login route, for tests of the pastor area.
 import { createUser } from "~/features/auth/users.server";
+import { requestContext } from "~/http/request-context.server";
 import { action as loginAction, loader as loginLoader } from "~/routes/strefapastora.logowanie";
 import { request, settle } from "./helpers";
 
@@ -42,27 +43,41 @@ export async function openLoginPage(path = "/strefapastora/logowanie", cookie = 
   };
 }
 
-/** Submits the login form; `headers` may add X-Forwarded-For, Origin etc. */
+/** The client address the front door would hand over, for what `fn` runs. */
+export function fromAddress<T>(address: string, fn: () => T): T {
+  return requestContext.run({ clientAddress: address }, fn);
+}
+
+/**
+ * Submits the login form from a fresh login page (a new form cookie each
+ * time); `headers` may add Origin, cookies etc., `address` is the client's.
+ */
 export async function submitLogin(
   fields: { email: string; password: string; redirectTo?: string },
-  { headers = {}, path = "/strefapastora/logowanie" }: { headers?: Record<string, string>; path?: string } = {},
+  {
+    headers = {},
+    path = "/strefapastora/logowanie",
+    address = "127.0.0.1",
+  }: { headers?: Record<string, string>; path?: string; address?: string } = {},
 ) {
   const { res: page, data } = await openLoginPage();
   const body = new URLSearchParams({ csrf: data!.csrf, ...fields });
   return settle(() =>
-    loginAction({
-      request: request(path, {
-        method: "POST",
-        body,
-        headers: {
-          Origin: ORIGIN,
-          ...headers,
-          Cookie: [headers.Cookie, cookieHeader(cookiesFrom(page))].filter(Boolean).join("; "),
-        },
+    fromAddress(address, () =>
+      loginAction({
+        request: request(path, {
+          method: "POST",
+          body,
+          headers: {
+            Origin: ORIGIN,
+            ...headers,
+            Cookie: [headers.Cookie, cookieHeader(cookiesFrom(page))].filter(Boolean).join("; "),
+          },
+        }),
+        params: {},
+        context: {},
       }),
-      params: {},
-      context: {},
-    }),
+    ),
   );
 }
 

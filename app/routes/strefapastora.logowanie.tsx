@@ -5,6 +5,7 @@ import { LoginRefusedError, authenticator, getUser, safeRedirect } from "~/featu
 import { forbidden, isSameOrigin, isValidLoginCsrf, loginCsrfToken } from "~/features/auth/csrf.server";
 import { CSRF_FIELD } from "~/lib/csrf";
 import { createSession, destroySession } from "~/features/auth/session.server";
+import { deviceTokenCookie } from "~/features/auth/device-token.server";
 
 // The only public page of the pastor area; every other one calls requireUser.
 
@@ -48,7 +49,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   // A new id at every sign-in; a session this browser had before ends.
   await destroySession(request);
-  return redirect(redirectTo, { headers: { "Set-Cookie": await createSession(user.id) } });
+  const headers = new Headers({ "Set-Cookie": await createSession(user.id) });
+  headers.append("Set-Cookie", await deviceTokenCookie(user.email));
+  return redirect(redirectTo, { headers });
 }
 
 export default function Login() {

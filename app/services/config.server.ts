@@ -1,10 +1,17 @@
 import path from "node:path";
 import { z } from "zod";
+import { PASSWORD_MIN_LENGTH, type PasswordProblem, passwordProblem } from "~/features/auth/password-rule.server";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
   .optional()
   .transform((v) => (v === undefined || v === "" ? undefined : ["1", "true", "yes"].includes(v)));
+
+const ADMIN_PASSWORD_PROBLEMS: Record<PasswordProblem, string> = {
+  short: `must be at least ${PASSWORD_MIN_LENGTH} characters`,
+  long: "is too long",
+  common: "is a common or simple password: choose another",
+};
 
 // An empty variable counts as unset.
 const blankAsUnset = (v: unknown) => (v === "" ? undefined : v);
@@ -35,9 +42,16 @@ const schema = z
     // Set when exactly one reverse proxy in front of the app appends X-Forwarded-For.
     TRUST_PROXY: flag,
     ADMIN_EMAIL: z.preprocess(blankAsUnset, z.string().trim().toLowerCase().email().max(254).optional()),
+    // The account is made with it: the same rule as any new password.
     ADMIN_PASSWORD: z.preprocess(
       blankAsUnset,
-      z.string().min(10, "must be at least 10 characters").max(1024).optional(),
+      z
+        .string()
+        .superRefine((password, ctx) => {
+          const problem = passwordProblem(password);
+          if (problem) ctx.addIssue({ code: "custom", message: ADMIN_PASSWORD_PROBLEMS[problem] });
+        })
+        .optional(),
     ),
     // Memory for rendered public pages (app/http/page-cache.server.ts); 0 turns the cache off.
     PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(32),

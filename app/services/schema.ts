@@ -102,30 +102,26 @@ export const sessions = pgTable(
 );
 
 /**
- * Failed sign-in attempts of the last minutes, counted per client IP,
- * per IP and e-mail, and per e-mail. Shared by every app instance.
+ * Failed sign-in attempts of the last hour, counted per client address and
+ * e-mail, per address, and per e-mail from all addresses. Shared by every
+ * app instance; a limit is a count over a sliding window, so no lock rows.
  */
 export const loginFailures = pgTable(
   "login_failures",
   {
     id: serial("id").primaryKey(),
-    ip: text("ip").notNull(),
+    // The client's address as the front door saw it (an IPv6 client by its /64).
+    address: text("address").notNull(),
     // Lower-cased as typed; need not name an existing account.
     email: text("email").notNull(),
     at: timestamp("at", { withTimezone: true }).notNull(),
   },
   (t) => [
-    index("login_failures_ip_at_idx").on(t.ip, t.at),
+    index("login_failures_address_at_idx").on(t.address, t.at),
     index("login_failures_email_at_idx").on(t.email, t.at),
     index("login_failures_at_idx").on(t.at),
   ],
 );
-
-/** Client IPs refused sign-in until the given time. */
-export const loginLockouts = pgTable("login_lockouts", {
-  ip: text("ip").primaryKey(),
-  until: timestamp("until", { withTimezone: true }).notNull(),
-});
 
 /**
  * Albums being put together in the pastor area, kept on the server so that

@@ -65,3 +65,28 @@ test("protected pages send strangers home", async ({ page }) => {
     await expect(page, path).toHaveURL(/\/$/);
   }
 });
+
+test("after five failed sign-ins from this address the page says to wait", async ({ page }) => {
+  // An e-mail of this project's own: the lock holds for this address and e-mail only.
+  const email = `zamek-${test.info().project.name}@example.org`;
+  await page.goto("/strefapastora/logowanie");
+  for (let i = 0; i < 5; i++) {
+    await page.getByLabel("Login").fill(email);
+    await page.getByLabel("Hasło").fill(`zgadywane-${i}`);
+    // The same message each time: wait for this answer, not the last one's.
+    const answered = page.waitForResponse((r) => r.request().method() === "POST");
+    await page.getByRole("button", { name: "Login" }).click();
+    expect((await answered).status()).toBe(400);
+    await expect(page.getByRole("alert")).toHaveText("Niepoprawne dane logowania!");
+  }
+  // Without the browser's cookies too: the address counts, not the cookies.
+  await page.context().clearCookies();
+  await page.goto("/strefapastora/logowanie");
+  await page.getByLabel("Login").fill(email);
+  await page.getByLabel("Hasło").fill("zgadywane-5");
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    /^Zbyt wiele nieudanych prób logowania\. Spróbuj ponownie za 1[45] min\.$/,
+  );
+  await expect(page.getByLabel("Login")).toHaveValue(email);
+});

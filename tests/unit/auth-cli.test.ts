@@ -38,14 +38,22 @@ describe("pastor CLI", () => {
     );
   });
 
-  it("refuses a password given as an argument, and short passwords", async () => {
+  it("refuses a password given as an argument, and short or common passwords", async () => {
     const r = await run(["add", "pastor@example.org", "haslo-w-argumencie"]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/Hasła nie podaje się w argumentach/);
-    expect((await run(["add", "pastor@example.org"], "krotkie\n")).err).toBe(
-      "Hasło musi mieć co najmniej 10 znaków.\n",
+    expect((await run(["add", "pastor@example.org"], "krotkie-123\n")).err).toBe(
+      "Hasło musi mieć co najmniej 12 znaków.\n",
+    );
+    expect((await run(["add", "pastor@example.org"], "qwerty123456\n")).err).toBe(
+      "To hasło jest zbyt popularne lub zbyt proste i łatwo je odgadnąć. Wybierz inne.\n",
     );
     expect((await run(["list"])).out).toBe("Brak kont.\n");
+    await run(["add", "pastor@example.org"], `${PASTOR.password}\n`);
+    expect((await run(["passwd", "pastor@example.org"], "Password2024!\n")).err).toBe(
+      "To hasło jest zbyt popularne lub zbyt proste i łatwo je odgadnąć. Wybierz inne.\n",
+    );
+    expect(await verifyLogin(PASTOR)).not.toBeNull();
   });
 
   it("lists and removes accounts", async () => {

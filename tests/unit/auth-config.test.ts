@@ -7,6 +7,7 @@ import { db } from "~/services/db.server";
 import { verifyLogin } from "~/features/auth/users.server";
 import { ensureStartupAccounts } from "~/features/auth/users.server";
 import { sessionSecrets } from "~/features/auth/session.server";
+import { passwordProblem } from "~/features/auth/password-rule.server";
 import { resetDatabase } from "../helpers";
 
 const SECRET = "s".repeat(32);
@@ -54,8 +55,11 @@ describe("configuration", () => {
       /ADMIN_PASSWORD: ADMIN_EMAIL and ADMIN_PASSWORD go together/,
     );
     expect(() => readConfig({ ADMIN_EMAIL: "nie-email", ADMIN_PASSWORD: "dlugie-haslo" })).toThrow(/ADMIN_EMAIL/);
-    expect(() => readConfig({ ADMIN_EMAIL: "a@b.pl", ADMIN_PASSWORD: "krotkie" })).toThrow(
-      /ADMIN_PASSWORD: must be at least 10 characters/,
+    expect(() => readConfig({ ADMIN_EMAIL: "a@b.pl", ADMIN_PASSWORD: "krotkie-123" })).toThrow(
+      /ADMIN_PASSWORD: must be at least 12 characters/,
+    );
+    expect(() => readConfig({ ADMIN_EMAIL: "a@b.pl", ADMIN_PASSWORD: "password1234" })).toThrow(
+      /ADMIN_PASSWORD: is a common or simple password: choose another/,
     );
   });
 });
@@ -95,6 +99,7 @@ describe("accounts made at start", () => {
     const password = /hasło:\s+(\S+)/.exec(printed)?.[1];
     expect(email).toBe("pastor@example.com");
     expect(password!.length).toBeGreaterThanOrEqual(16);
+    expect(passwordProblem(password!)).toBeNull();
     expect(await verifyLogin({ email: email!, password: password! })).not.toBeNull();
 
     log.mockClear();

@@ -214,10 +214,7 @@ beforeAll(async () => {
   await source.db.execute(sql`insert into sessions (id, user_id, expires_at, created_at)
     values (${"a".repeat(64)}, ${user.id}, '2099-12-31 23:59:59.000001+00', ${SESSION_CREATED})`);
   await source.db.execute(
-    sql`insert into login_failures (ip, email, at) values ('2001:db8::1', 'x@example.org', now())`,
-  );
-  await source.db.execute(
-    sql`insert into login_lockouts (ip, until) values ('203.0.113.7', now() + interval '1 hour')`,
+    sql`insert into login_failures (address, email, at) values ('2001:db8::/64', 'x@example.org', now())`,
   );
   // A deleted album: the sequence stands above max(id), as it does on a live site.
   const [gone] = await source.db
@@ -321,11 +318,13 @@ describe("restore", () => {
 
     const busy = await newSite(path.join(tmp, "target-busy"));
     await migrate(busy.db, { migrationsFolder: DEFAULT_MIGRATIONS_FOLDER });
-    await busy.db.execute(sql`insert into login_lockouts (ip, until) values ('198.51.100.1', now())`);
+    await busy.db.execute(
+      sql`insert into login_failures (address, email, at) values ('198.51.100.1', 'x@example.org', now())`,
+    );
     const dbOnly = await refusal(restoreBackup({ db: busy.db, storage: busy.storage, file: archive }));
-    expect(dbOnly).toContain("tabela login_lockouts (1 wiersz)");
+    expect(dbOnly).toContain("tabela login_failures (1 wiersz)");
     expect(dbOnly).not.toContain("magazyn plików (");
-    await busy.db.execute(sql`delete from login_lockouts`);
+    await busy.db.execute(sql`delete from login_failures`);
 
     const storageOnly = await refusal(restoreBackup({ db: busy.db, storage: source.storage, file: archive }));
     expect(storageOnly).toContain("magazyn plików");

@@ -3,7 +3,9 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { clock } from "~/services/clock.server";
 import { forbidden, isSameOrigin, readSubmittedToken, tokensEqual } from "~/features/auth/csrf.server";
-import { beginLoginAttempt, clientKey } from "~/features/auth/sign-in-limits.server";
+import { hasDeviceToken } from "~/features/auth/device-token.server";
+import { beginLoginAttempt } from "~/features/auth/sign-in-limits.server";
+import { clientAddress } from "~/http/request-context.server";
 import { type User, verifyLogin } from "~/features/auth/users.server";
 import { clearSessionCookie, readSession, type SessionUser } from "~/features/auth/session.server";
 import { HOME_PATH, LOGIN_PATH, PANEL_PATH } from "~/lib/paths";
@@ -34,7 +36,12 @@ authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const email = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
-    const attempt = await beginLoginAttempt({ ip: await clientKey(request), email, now: clock.now() });
+    const attempt = await beginLoginAttempt({
+      address: clientAddress(),
+      email,
+      trustedDevice: await hasDeviceToken(request, email),
+      now: clock.now(),
+    });
     if (!attempt.allowed) throw new LoginRefusedError(attempt.reason, attempt.retryAfterSeconds);
     const user = email && password ? await verifyLogin({ email, password }) : null;
     if (!user) {

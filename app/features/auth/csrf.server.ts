@@ -140,13 +140,3 @@ export async function isValidLoginCsrf(request: Request, submitted: unknown): Pr
   const expected = await loginCsrfCookie().parse(request.headers.get("Cookie"));
   return typeof expected === "string" && tokensEqual(submitted, expected);
 }
-
-/**
- * A stable, non-secret id of this browser's login form cookie, for counting
- * failed sign-ins per browser when no client address is known.
- */
-export async function loginBrowserId(request: Request): Promise<string | null> {
-  const token = await loginCsrfCookie().parse(request.headers.get("Cookie"));
-  if (typeof token !== "string") return null;
-  return crypto.createHash("sha256").update(token).digest("base64url").slice(0, 22);
-}

@@ -1,51 +1,56 @@
 import { isIP } from "node:net";
-import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
-import { config } from "~/services/config.server";
-import { loginFailures, loginLockouts } from "~/services/schema";
-import { loginBrowserId } from "~/features/auth/csrf.server";
-import { type Db, withDb } from "~/services/db.server";
+import { and, desc, eq, gt, lt, ne, or, sql } from "drizzle-orm";
+import { loginFailures } from "~/services/schema";
+import { withDb } from "~/services/db.server";
 
 /**
- * Brute-force limits for sign-in. Counters are rows in Postgres so every
- * app instance sees the same numbers. Every function takes `now` so tests
- * can move through time.
+ * Brute-force limits for sign-in, counted per client address (the socket's,
+ * handed over by the front door), whatever cookies the client sends.
+ * Counters are rows in Postgres so every app instance sees the same numbers;
+ * each limit is a count over a sliding window. Every function takes `now`
+ * so tests can move through time.
  */
 export const LOGIN_LIMITS = {
   windowMs: 15 * 60 * 1000,
-  // Failures within the window that lock the client IP out...
-  perIpAndEmail: 5,
-  perIp: 20,
-  // ...for this long, even with the right password.
-  lockoutMs: 15 * 60 * 1000,
-  // An e-mail failing this often from all IPs together is slowed, never
-  // locked, so an attacker cannot keep the pastor out.
-  perEmailSlowdown: 50,
-  slowdownIntervalMs: 30 * 1000,
+  // Failures within the window after which an address is refused, even
+  // with the right password: for that e-mail...
+  perAddressAndEmail: 5,
+  // ...and for any e-mail.
+  perAddress: 20,
+  // Failures for one e-mail from all addresses within this window beyond
+  // `perEmailFree` make each next attempt wait twice as long as the one
+  // before, up to `perEmailMaxDelayMs`: slowed, never locked, so strangers
+  // cannot keep the pastor out (and his own browser skips the wait).
+  perEmailWindowMs: 60 * 60 * 1000,
+  perEmailFree: 10,
+  perEmailMaxDelayMs: 5 * 60 * 1000,
 };
 
-/**
- * The client address, read from X-Forwarded-For only when a proxy we trust
- * sets it (TRUST_PROXY), and then only its last entry (the one our proxy
- * appended); "local" otherwise.
- */
-export function clientIp(request: Request, trustProxy = config().trustProxy): string {
-  if (!trustProxy) return "local";
-  const entries = (request.headers.get("X-Forwarded-For") ?? "").split(",");
-  const last = entries[entries.length - 1].trim().replace(/^::ffff:(?=\d+\.)/i, "");
-  return isIP(last) ? last : "local";
+/** The wait before the next attempt for an e-mail that failed `failures` times within its window. */
+export function perEmailDelayMs(failures: number): number {
+  const L = LOGIN_LIMITS;
+  if (failures < L.perEmailFree) return 0;
+  return Math.min(1000 * 2 ** (failures - L.perEmailFree), L.perEmailMaxDelayMs);
 }
 
 /**
- * Who the sign-in limits count as one client. remix-serve does not hand the
- * socket address to the app, so without a trusted proxy one shared key would
- * let any stranger lock the pastor out with five wrong passwords. Instead
- * each browser (its login form cookie) is counted on its own; an attacker
- * who discards cookies still meets the per-e-mail slowdown.
+ * The address as counted: an IPv6 client by its /64 network, since one
+ * subscriber usually holds all of it; anything else as it is.
  */
-export async function clientKey(request: Request, trustProxy = config().trustProxy): Promise<string> {
-  if (trustProxy) return clientIp(request, true);
-  const browser = await loginBrowserId(request);
-  return browser ? `browser:${browser}` : "local";
+export function addressKey(address: string | null): string {
+  if (!address) return "unknown";
+  if (isIP(address) !== 6) return address;
+  const [head, tail = ""] = address.toLowerCase().split("%")[0].split("::");
+  const groups = (part: string) => (part ? part.split(":") : []);
+  const left = groups(head);
+  const right = address.includes("::") ? groups(tail) : [];
+  // An IPv4 tail (::ffff:1.2.3.4) takes two groups; the /64 prefix never reaches it.
+  const size = (g: string[]) => g.reduce((n, x) => n + (x.includes(".") ? 2 : 1), 0);
+  const full = [...left, ...Array(Math.max(0, 8 - size(left) - size(right))).fill("0"), ...right];
+  return `${full
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 /** E-mails as counted: trimmed, lower case, bounded in length. */
@@ -56,9 +61,9 @@ export function throttleEmail(email: string): string {
 export type LoginAttempt =
   | {
       allowed: true;
-      /** The password was wrong: keep the failure, lock the IP when a limit is reached. */
+      /** The password was wrong: the failure stays counted. */
       failed(): Promise<void>;
-      /** Signed in: forget this IP's failures for this e-mail. */
+      /** Signed in: forget this address's failures for this e-mail. */
       succeeded(): Promise<void>;
     }
   | { allowed: false; reason: "locked" | "slowed"; retryAfterSeconds: number };
@@ -68,79 +73,84 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 /**
  * Call before checking a password. The attempt is recorded as a failure
  * first and counted with all others, so parallel guesses cannot slip past
- * the limits between the check and the verification.
+ * the limits between the check and the verification; a refused attempt is
+ * not counted. `trustedDevice`: the browser carries this e-mail's device
+ * token, so the per-e-mail slowdown does not apply.
  */
 export async function beginLoginAttempt({
-  ip,
+  address: rawAddress,
   email: rawEmail,
+  trustedDevice = false,
   now,
 }: {
-  ip: string;
+  address: string | null;
   email: string;
+  trustedDevice?: boolean;
   now: Date;
 }): Promise<LoginAttempt> {
+  const address = addressKey(rawAddress);
   const email = throttleEmail(rawEmail);
   const L = LOGIN_LIMITS;
   const t = now.getTime();
+  const since = new Date(t - L.windowMs);
+  const emailSince = new Date(t - L.perEmailWindowMs);
   return withDb(async (db) => {
-    const [lock] = await db
-      .select({ until: loginLockouts.until })
-      .from(loginLockouts)
-      .where(and(eq(loginLockouts.ip, ip), gt(loginLockouts.until, now)));
-    if (lock) return { allowed: false, reason: "locked", retryAfterSeconds: seconds(lock.until.getTime() - t) };
-
-    const [own] = await db.insert(loginFailures).values({ ip, email, at: now }).returning({ id: loginFailures.id });
-    const since = new Date(t - L.windowMs);
+    const [own] = await db
+      .insert(loginFailures)
+      .values({ address, email, at: now })
+      .returning({ id: loginFailures.id });
+    const others = ne(loginFailures.id, own.id);
+    const sameAddress = eq(loginFailures.address, address);
+    const sameEmail = eq(loginFailures.email, email);
+    const inWindow = gt(loginFailures.at, since);
     const [counts] = await db
       .select({
-        ipAndEmail:
-          sql<number>`count(*) filter (where ${loginFailures.ip} = ${ip} and ${loginFailures.email} = ${email})`.mapWith(
-            Number,
-          ),
-        ip: sql<number>`count(*) filter (where ${loginFailures.ip} = ${ip})`.mapWith(Number),
-        email: sql<number>`count(*) filter (where ${loginFailures.email} = ${email})`.mapWith(Number),
+        addressAndEmail: sql<number>`count(*) filter (where ${and(sameAddress, sameEmail, inWindow)})`.mapWith(Number),
+        address: sql<number>`count(*) filter (where ${and(sameAddress, inWindow)})`.mapWith(Number),
+        email: sql<number>`count(*) filter (where ${sameEmail})`.mapWith(Number),
+        emailLatest: sql<Date | null>`max(${loginFailures.at}) filter (where ${sameEmail})`.mapWith(loginFailures.at),
       })
       .from(loginFailures)
-      .where(and(gt(loginFailures.at, since), sql`(${loginFailures.ip} = ${ip} or ${loginFailures.email} = ${email})`));
+      .where(and(others, gt(loginFailures.at, emailSince), or(sameAddress, sameEmail)));
+    const refuse = async (reason: "locked" | "slowed", waitMs: number): Promise<LoginAttempt> => {
+      await db.delete(loginFailures).where(eq(loginFailures.id, own.id));
+      return { allowed: false, reason, retryAfterSeconds: seconds(waitMs) };
+    };
 
-    const lockIp = (d: Db) =>
-      d
-        .insert(loginLockouts)
-        .values({ ip, until: new Date(t + L.lockoutMs) })
-        .onConflictDoUpdate({ target: loginLockouts.ip, set: { until: new Date(t + L.lockoutMs) } });
-    const forgetOwn = () => db.delete(loginFailures).where(eq(loginFailures.id, own.id));
-
-    // Beyond a limit already: only parallel attempts get here.
-    if (counts.ipAndEmail > L.perIpAndEmail || counts.ip > L.perIp) {
-      await lockIp(db);
-      await forgetOwn();
-      return { allowed: false, reason: "locked", retryAfterSeconds: seconds(L.lockoutMs) };
-    }
-
-    if (counts.email - 1 >= L.perEmailSlowdown) {
-      const [latest] = await db
-        .select({ at: sql<Date>`max(${loginFailures.at})`.mapWith(loginFailures.at) })
+    // Refused until the failure that reached the limit leaves the window.
+    const lockedFor = async (limit: number, forEmail: boolean) => {
+      const [reaching] = await db
+        .select({ at: loginFailures.at })
         .from(loginFailures)
-        .where(and(eq(loginFailures.email, email), ne(loginFailures.id, own.id), gt(loginFailures.at, since)));
-      const waitMs = latest?.at ? latest.at.getTime() + L.slowdownIntervalMs - t : 0;
-      if (waitMs > 0) {
-        await forgetOwn();
-        return { allowed: false, reason: "slowed", retryAfterSeconds: seconds(waitMs) };
-      }
+        .where(and(others, sameAddress, forEmail ? sameEmail : undefined, inWindow))
+        .orderBy(desc(loginFailures.at))
+        .offset(limit - 1)
+        .limit(1);
+      return reaching ? reaching.at.getTime() + L.windowMs - t : L.windowMs;
+    };
+    if (counts.addressAndEmail >= L.perAddressAndEmail) {
+      return refuse("locked", await lockedFor(L.perAddressAndEmail, true));
+    }
+    if (counts.address >= L.perAddress) return refuse("locked", await lockedFor(L.perAddress, false));
+
+    if (!trustedDevice && counts.emailLatest) {
+      const waitMs = counts.emailLatest.getTime() + perEmailDelayMs(counts.email) - t;
+      if (waitMs > 0) return refuse("slowed", waitMs);
     }
 
     return {
       allowed: true,
+      // Old rows are swept as new ones come.
       failed: () =>
-        withDb(async (d) => {
-          if (counts.ipAndEmail >= L.perIpAndEmail || counts.ip >= L.perIp) await lockIp(d);
-          // Old rows are swept as new ones come.
-          await d.delete(loginFailures).where(lt(loginFailures.at, since));
-          await d.delete(loginLockouts).where(lt(loginLockouts.until, now));
-        }),
+        withDb((d) =>
+          d
+            .delete(loginFailures)
+            .where(lt(loginFailures.at, emailSince))
+            .then(() => {}),
+        ),
       succeeded: () =>
         withDb(async (d) => {
-          await d.delete(loginFailures).where(and(eq(loginFailures.ip, ip), eq(loginFailures.email, email)));
+          await d.delete(loginFailures).where(and(eq(loginFailures.address, address), eq(loginFailures.email, email)));
         }),
     };
   });

@@ -1,29 +1,37 @@
 import { hash, verify } from "@node-rs/argon2";
+import pLimit from "p-limit";
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "~/services/config.server";
+import { PASSWORD_MAX_LENGTH, newPasswordSchema } from "~/features/auth/password-rule.server";
 import { sessions, users } from "~/services/schema";
 import { type Db, withDb } from "~/services/db.server";
 
-export const PASSWORD_MIN_LENGTH = 10;
-// argon2 cost grows with the input; nobody types more than this.
-export const PASSWORD_MAX_LENGTH = 1024;
-
 export const emailSchema = z.string().trim().toLowerCase().email().max(254);
-export const newPasswordSchema = z
-  .string()
-  .min(PASSWORD_MIN_LENGTH, `Hasło musi mieć co najmniej ${PASSWORD_MIN_LENGTH} znaków.`)
-  .max(PASSWORD_MAX_LENGTH, `Hasło może mieć najwyżej ${PASSWORD_MAX_LENGTH} znaków.`);
 
 export interface User {
   id: number;
   email: string;
 }
 
+// Each argon2 run holds 19 MiB and a core for a while: at most this many run
+// at once, however many sign-ins (with any e-mails) arrive together; the rest
+// wait their turn, so guesses cannot starve the pages of CPU.
+export const ARGON2_CONCURRENCY = 2;
+const argon2Slots = pLimit(ARGON2_CONCURRENCY);
+
+/** Running and waiting argon2 computations, for tests of the cap. */
+export function argon2Load() {
+  return { active: argon2Slots.activeCount, waiting: argon2Slots.pendingCount };
+}
+
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+  return argon2Slots(() => hash(password));
 }
+
+const verifyPassword = (passwordHash: string, password: string) =>
+  argon2Slots(() => verify(passwordHash, password)).catch(() => false);
 
 // Verified against when the e-mail is unknown, so both cases take as long.
 let dummyHash: Promise<string> | undefined;
@@ -54,10 +62,10 @@ export async function verifyLogin({ email, password }: { email: string; password
   );
   if (!row) {
     dummyHash ??= hashPassword(`dummy-${Math.random()}`);
-    await verify(await dummyHash, password).catch(() => false);
+    await verifyPassword(await dummyHash, password);
     return null;
   }
-  const ok = await verify(row.passwordHash, password).catch(() => false);
+  const ok = await verifyPassword(row.passwordHash, password);
   return ok ? { id: row.id, email: row.email } : null;
 }
 
