@@ -1,8 +1,7 @@
 // What the file commands (backup, restore, import:firebase) share: one file
-// argument, named from the caller's folder; Polish lines on stdout and
-// stderr; and running main() when the script itself is started.
+// argument, named from the caller's folder, and Polish lines on stdout and
+// stderr. scripts/zbor.ts runs them.
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -17,24 +16,4 @@ export function fileCommand(args: string[], io: Io) {
   const file =
     args.length === 1 && !args[0].startsWith("-") ? path.resolve(process.env.INIT_CWD ?? process.cwd(), args[0]) : null;
   return { out, fail, file };
-}
-
-/** Runs `main` when the module at `moduleUrl` is the script node started, then exits with its code. */
-export function runIfMain(
-  moduleUrl: string,
-  main: (args: string[], io: Io) => Promise<number>,
-  beforeExit: () => Promise<void> = async () => {},
-) {
-  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
-  main(process.argv.slice(2), process)
-    .catch((error) => {
-      console.error(
-        error instanceof Error && error.message.startsWith("Invalid configuration") ? error.message : error,
-      );
-      return 1;
-    })
-    .then(async (code) => {
-      await beforeExit();
-      process.exit(code);
-    });
 }
