@@ -57,26 +57,61 @@ export async function assertAbsent(s3: Config["s3"], where: S3Location): Promise
   throw new BackupError(`Kopia ${describe(where)} już istnieje; podaj inną nazwę.`);
 }
 
-/** Uploads a finished archive (one request: up to 5 GB). */
-export async function uploadArchive(s3: Config["s3"], file: string, where: S3Location): Promise<void> {
+/** Parts of a multipart upload: S3 allows 10,000, so this carries archives up to 640 GB. */
+export const PART_SIZE = 64 * 1024 * 1024;
+
+/**
+ * Uploads a finished archive: one request when it fits in one part, else a
+ * multipart upload (aborted on failure, so no half archive is left behind).
+ */
+export async function uploadArchive(
+  s3: Config["s3"],
+  file: string,
+  where: S3Location,
+  partSize = PART_SIZE,
+): Promise<void> {
   const store = connect(s3, where.bucket);
-  const body = createReadStream(file);
+  const Bucket = where.bucket;
+  const Key = where.key;
+  const ContentType = "application/gzip";
   try {
-    const { PutObjectCommand } = await import("@aws-sdk/client-s3");
+    const sdk = await import("@aws-sdk/client-s3");
+    const client = await store.client();
     const { size } = await fs.stat(file);
-    await (
-      await store.client()
-    ).send(
-      new PutObjectCommand({
-        Bucket: where.bucket,
-        Key: where.key,
-        Body: body,
-        ContentLength: size,
-        ContentType: "application/gzip",
-      }),
-    );
+    if (size <= partSize) {
+      const body = createReadStream(file);
+      try {
+        await client.send(new sdk.PutObjectCommand({ Bucket, Key, Body: body, ContentLength: size, ContentType }));
+      } finally {
+        body.destroy();
+      }
+      return;
+    }
+    const { UploadId } = await client.send(new sdk.CreateMultipartUploadCommand({ Bucket, Key, ContentType }));
+    try {
+      const parts: { ETag: string | undefined; PartNumber: number }[] = [];
+      const handle = await fs.open(file);
+      try {
+        for (let offset = 0, PartNumber = 1; offset < size; offset += partSize, PartNumber++) {
+          const length = Math.min(partSize, size - offset);
+          const body = Buffer.alloc(length);
+          await handle.read(body, 0, length, offset);
+          const { ETag } = await client.send(
+            new sdk.UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body: body, ContentLength: length }),
+          );
+          parts.push({ ETag, PartNumber });
+        }
+      } finally {
+        await handle.close();
+      }
+      await client.send(
+        new sdk.CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+      );
+    } catch (error) {
+      await client.send(new sdk.AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => {});
+      throw error;
+    }
   } finally {
-    body.destroy();
     await store.close();
   }
 }
