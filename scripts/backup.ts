@@ -35,12 +35,12 @@ export async function main(args: string[], io: Io): Promise<number> {
     }
   }
 
+  const store = storage();
+  const conn = await openDatabase(cfg.database);
   // To a bucket: the archive is made in a private temporary folder first.
   const scratch = bucket ? await scratchFolder() : null;
   const file = scratch ? path.join(scratch.dir, "kopia.tar.gz") : named;
   const target = bucket ? args[0] : file;
-  const store = storage();
-  const conn = await openDatabase(cfg.database);
   try {
     if (bucket) await assertAbsent(cfg.s3, bucket);
     const { manifest, skipped } = await createBackup({ db: conn.db, storage: store, file, log: out });

@@ -29,11 +29,11 @@ export async function main(args: string[], io: Io): Promise<number> {
     }
   }
 
+  const store = storage();
+  const conn = await openDatabase(cfg.database);
   // From a bucket: the archive is downloaded to a private temporary folder first.
   const scratch = bucket ? await scratchFolder() : null;
   const file = scratch ? path.join(scratch.dir, "kopia.tar.gz") : named;
-  const store = storage();
-  const conn = await openDatabase(cfg.database);
   try {
     if (bucket) {
       out(`Pobieranie kopii ${args[0]}…`);
