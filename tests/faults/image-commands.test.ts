@@ -1,8 +1,8 @@
-// The operator's commands from a copy of the app assembled as the
-// Dockerfile's final stage assembles it: production dependencies only
-// (`npm ci --omit=dev`), the build output, drizzle/, public/, server/, the
-// `zbor` link to build/cli.js, and (when the test runs as root) owned by and
-// run as an unprivileged user. Nothing is read from the checkout: a command
+// The operator's commands from a copy of the app assembled by following the
+// Dockerfile's final stage: production dependencies only (`npm ci
+// --omit=dev`), the build output, drizzle/, public/, server/, the `zbor` link
+// to build/cli.js, and (when the test runs as root) owned by and run as an
+// unprivileged user. Nothing is read from the checkout: a command
 // that needed TypeScript or a dev dependency fails here.
 import { execFile, spawn } from "node:child_process";
 import fs from "node:fs/promises";
@@ -41,6 +41,26 @@ let s3rver: S3rver;
 let photos: S3Storage;
 let pictures: http.Server;
 const databases: Awaited<ReturnType<typeof createScratchDatabase>>[] = [];
+
+/** The COPY steps, `ln -s` links and USER of the Dockerfile's last stage. */
+function finalStage(dockerfile: string) {
+  const lines = dockerfile.replace(/\\\n/g, " ").split("\n");
+  const from = lines.map((l, i) => (/^FROM\s/i.test(l) ? i : -1)).filter((i) => i >= 0);
+  const stage = lines.slice(from[from.length - 1] + 1);
+  const copies = stage
+    .filter((l) => /^COPY\s/i.test(l))
+    .map((l) => {
+      const words = l.trim().split(/\s+/).slice(1);
+      const [src, dest] = words.filter((w) => !w.startsWith("--"));
+      return { from: words.find((w) => w.startsWith("--from="))?.slice("--from=".length) ?? null, src, dest };
+    });
+  const links = [...stage.join("\n").matchAll(/ln -s (\S+) (\S+)/g)].map((m) => ({ target: m[1], link: m[2] }));
+  const user = stage
+    .filter((l) => /^USER\s/i.test(l))
+    .pop()
+    ?.split(/\s+/)[1];
+  return { copies, links, user };
+}
 
 interface Result {
   code: number | null;
@@ -108,23 +128,40 @@ describe.runIf(hasPostgres)("operator commands in the production image", () => {
         throw new Error(`${built} missing: run \`npm run build\` first`);
       });
     }
-    // The final stage, step by step (see Dockerfile).
+    // The final stage, step by step, as the Dockerfile says.
+    const stage = finalStage(await fs.readFile(path.join(root, "Dockerfile"), "utf8"));
     image = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-image-"));
-    for (const file of ["package.json", "package-lock.json"])
-      await fs.copyFile(path.join(root, file), path.join(image, file));
-    await run("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"], {
-      cwd: image,
-      env: { ...process.env, NODE_ENV: "production" },
-      timeout: 540_000,
-    });
-    for (const dir of ["build", "public", "drizzle", "server"]) {
-      await fs.cp(path.join(root, dir), path.join(image, dir), { recursive: true });
+    for (const { from, src, dest } of stage.copies) {
+      const to = path.join(image, dest.endsWith("/") ? path.join(dest, path.basename(src)) : dest);
+      if (from === "prod-deps") {
+        // That stage: package.json, package-lock.json and `npm ci --omit=dev`.
+        expect(src).toBe("/app/node_modules");
+        const deps = path.join(image, ".prod-deps");
+        await fs.mkdir(deps);
+        for (const file of ["package.json", "package-lock.json"]) {
+          await fs.copyFile(path.join(root, file), path.join(deps, file));
+        }
+        await run("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"], {
+          cwd: deps,
+          env: { ...process.env, NODE_ENV: "production" },
+          timeout: 540_000,
+        });
+        await fs.rename(path.join(deps, "node_modules"), to);
+        await fs.rm(deps, { recursive: true });
+      } else {
+        // The build stage is the checkout plus `npm run build`'s output.
+        await fs.cp(path.join(root, src.replace(/^\/app\//, "")), to, { recursive: true });
+      }
     }
+    // `ln -s /app/build/cli.js /usr/local/bin/zbor`: bin/ here stands for /usr/local/bin.
     await fs.mkdir(path.join(image, "bin"));
-    await fs.symlink(path.join(image, "build", "cli.js"), path.join(image, "bin", "zbor"));
+    for (const { target, link } of stage.links) {
+      await fs.symlink(path.join(image, target.replace(/^\/app\//, "")), path.join(image, "bin", path.basename(link)));
+    }
     work = path.join(image, "work");
     await fs.mkdir(work);
     await fs.chmod(image, 0o755);
+    expect(stage.user).toBe("node");
     if (asUser) await run("chown", ["-R", `${asUser.uid}:${asUser.gid}`, image]);
 
     s3Port = await freePort();
