@@ -1,7 +1,8 @@
 // What the file commands (backup, restore, import:firebase) share: one file
 // argument, named from the caller's folder, and Polish lines on stdout and
-// stderr. scripts/zbor.ts runs them.
+// stderr. scripts/zbor.ts runs them (and build/cli.js, its bundle).
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -16,4 +17,29 @@ export function fileCommand(args: string[], io: Io) {
   const file =
     args.length === 1 && !args[0].startsWith("-") ? path.resolve(process.env.INIT_CWD ?? process.cwd(), args[0]) : null;
   return { out, fail, file };
+}
+
+/**
+ * Runs `main` when the TypeScript module at `moduleUrl` is the script node
+ * started (`node --import tsx scripts/x.ts`), then exits with its code. Never
+ * inside build/cli.js, where every bundled module shares the bundle's
+ * address: there scripts/zbor.ts chooses the command.
+ */
+export function runIfMain(
+  moduleUrl: string,
+  main: (args: string[], io: Io) => Promise<number>,
+  beforeExit: () => Promise<void> = async () => {},
+) {
+  if (!moduleUrl.endsWith(".ts") || !process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  main(process.argv.slice(2), process)
+    .catch((error) => {
+      console.error(
+        error instanceof Error && error.message.startsWith("Invalid configuration") ? error.message : error,
+      );
+      return 1;
+    })
+    .then(async (code) => {
+      await beforeExit();
+      process.exit(code);
+    });
 }
