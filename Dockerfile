@@ -8,7 +8,8 @@ RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
-RUN npx remix build
+# The server (build/index.js, public/build) and the operator's commands (build/cli.js).
+RUN npm run build
 
 FROM node:22-bookworm-slim AS prod-deps
 WORKDIR /app
@@ -25,7 +26,9 @@ COPY --from=build --chown=node:node /app/public ./public
 COPY --chown=node:node package.json ./
 COPY --chown=node:node drizzle ./drizzle
 COPY --chown=node:node server ./server
-RUN mkdir -p /app/data && chown node:node /app/data
+# `zbor pastor|backup|restore|import:firebase|seed …` (build/cli.js needs
+# node_modules, drizzle/ and package.json's "type": "module").
+RUN mkdir -p /app/data && chown node:node /app/data && ln -s /app/build/cli.js /usr/local/bin/zbor
 USER node
 EXPOSE 3000
 # /readyz answers 200 only while the database and the file storage respond.

@@ -1,6 +1,6 @@
 // What the file commands (backup, restore, import:firebase) share: one file
-// argument, named from the caller's folder; Polish lines on stdout and
-// stderr; and running main() when the script itself is started.
+// argument, named from the caller's folder, and Polish lines on stdout and
+// stderr. scripts/zbor.ts runs them (and build/cli.js, its bundle).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -19,13 +19,18 @@ export function fileCommand(args: string[], io: Io) {
   return { out, fail, file };
 }
 
-/** Runs `main` when the module at `moduleUrl` is the script node started, then exits with its code. */
+/**
+ * Runs `main` when the TypeScript module at `moduleUrl` is the script node
+ * started (`node --import tsx scripts/x.ts`), then exits with its code. Never
+ * inside build/cli.js, where every bundled module shares the bundle's
+ * address: there scripts/zbor.ts chooses the command.
+ */
 export function runIfMain(
   moduleUrl: string,
   main: (args: string[], io: Io) => Promise<number>,
   beforeExit: () => Promise<void> = async () => {},
 ) {
-  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  if (!moduleUrl.endsWith(".ts") || !process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
   main(process.argv.slice(2), process)
     .catch((error) => {
       console.error(

@@ -1,17 +1,16 @@
-// `npm run import:firebase -- <export.json>`: imports the old Firebase site
+// `zbor import:firebase <export.json>`: imports the old Firebase site
 // (a Firestore JSON export of aktualnosci, galleries and history-gallery)
 // into the configured database and storage, downloading every image. Safe to
 // run again: what is already there is left alone, and images that could not
 // be downloaded last time are tried again. See firebase-import/.
 import { portAnswers } from "./backup/connections";
 import { config } from "~/services/config.server";
-import { type Io, fileCommand, runIfMain } from "./cli";
-import { closeDb } from "~/services/db.server";
+import { type Io, fileCommand } from "./cli";
 import { ImportFileError, readFirebaseExport } from "./firebase-import/export-file";
 import { importFirebase, summaryLines } from "./firebase-import/import";
 import { storage } from "~/services/storage.server";
 
-const USAGE = "Użycie: npm run import:firebase -- <eksport.json>";
+const USAGE = "Użycie: zbor import:firebase <eksport.json>";
 
 export async function main(args: string[], io: Io): Promise<number> {
   const { out, fail, file } = fileCommand(args, io);
@@ -44,5 +43,3 @@ export async function main(args: string[], io: Io): Promise<number> {
     await (store as { close?: () => Promise<void> }).close?.();
   }
 }
-
-runIfMain(import.meta.url, main, closeDb);

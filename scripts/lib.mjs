@@ -44,13 +44,20 @@ export function ensureDependencies(dir = ".") {
   run("npm", ["ci", "--no-audit", "--no-fund"], { cwd: path.join(root, dir) });
 }
 
-/** Builds when the build is missing or any source is newer than it. */
+/** Builds (server and commands) when the build is missing or any source is newer than it. */
 export function ensureBuild() {
-  const built = mtime("build/index.js");
-  const sources = Math.max(newestIn("app"), newestIn("public"), mtime("remix.config.js"), mtime("package-lock.json"));
+  // build/cli.js is written last, so its absence also means an unfinished build.
+  const built = Math.min(mtime("build/index.js"), mtime("build/cli.js"));
+  const sources = Math.max(
+    newestIn("app"),
+    newestIn("public"),
+    newestIn("scripts"),
+    mtime("remix.config.js"),
+    mtime("package-lock.json"),
+  );
   if (built && built >= sources) return;
   console.log("Budowanie aplikacji…");
-  run("npx", ["remix", "build"]);
+  run("npm", ["run", "-s", "build"]);
 }
 
 export function commandExists(cmd) {

@@ -1,15 +1,15 @@
-// Pastor accounts from the command line:
-//   npm run pastor -- add <email>      new account
-//   npm run pastor -- passwd <email>   new password (ends the account's sessions)
-//   npm run pastor -- list
-//   npm run pastor -- remove <email>
-// Passwords come from a hidden prompt or from standard input, never from
-// the arguments, which stay in shell history and in the process list.
+// Pastor accounts from the command line (`zbor pastor …`, or `npm run pastor -- …`):
+//   add <email> [--password-stdin]      new account
+//   passwd <email> [--password-stdin]   new password (ends the account's sessions)
+//   list
+//   remove <email>
+// Passwords come from a hidden prompt on a terminal or, with --password-stdin,
+// from the first line of standard input; never from the arguments, which stay
+// in shell history and in the process list.
 // Uses the same DATABASE_URL (or embedded database under DATA_DIR) as the app.
 import net from "node:net";
-import { pathToFileURL } from "node:url";
 import { config } from "~/services/config.server";
-import { DatabaseUnavailableError, closeDb } from "~/services/db.server";
+import { DatabaseUnavailableError } from "~/services/db.server";
 import {
   UserExistsError,
   createUser,
@@ -27,51 +27,46 @@ export interface Io {
 }
 
 const USAGE = `Użycie:
-  npm run pastor -- add <email>      dodaje konto (hasło z pytania lub ze standardowego wejścia)
-  npm run pastor -- passwd <email>   zmienia hasło i kończy sesje konta
-  npm run pastor -- list             wypisuje konta
-  npm run pastor -- remove <email>   usuwa konto`;
+  zbor pastor add <email>      dodaje konto (pyta o hasło)
+  zbor pastor passwd <email>   zmienia hasło i kończy sesje konta
+  zbor pastor list             wypisuje konta
+  zbor pastor remove <email>   usuwa konto
+Z opcją --password-stdin add i passwd czytają hasło z pierwszego wiersza standardowego wejścia.`;
 
-/** Reads a line without echoing it (terminal) or the first line of piped input. */
-async function readPassword(io: Io, prompt: string): Promise<string> {
+const PASSWORD_STDIN = "--password-stdin";
+
+/** Reads a line on the terminal without echoing it. */
+async function promptHidden(io: Io, prompt: string): Promise<string> {
   const { stdin } = io;
-  if (stdin.isTTY && stdin.setRawMode) {
-    io.stderr.write(prompt);
-    stdin.setRawMode(true);
-    stdin.resume();
-    try {
-      return await new Promise<string>((resolve, reject) => {
-        let value = "";
-        const onData = (chunk: Buffer | string) => {
-          for (const ch of String(chunk)) {
-            if (ch === "\r" || ch === "\n" || ch === "\u0004") {
-              stdin.off("data", onData);
-              io.stderr.write("\n");
-              return resolve(value);
-            }
-            if (ch === "\u0003") {
-              stdin.off("data", onData);
-              io.stderr.write("\n");
-              return reject(new Error("Przerwano."));
-            }
-            if (ch === "\u007f" || ch === "\b") value = value.slice(0, -1);
-            else value += ch;
+  io.stderr.write(prompt);
+  stdin.setRawMode!(true);
+  stdin.resume();
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      let value = "";
+      const onData = (chunk: Buffer | string) => {
+        for (const ch of String(chunk)) {
+          if (ch === "\r" || ch === "\n" || ch === "\u0004") {
+            stdin.off("data", onData);
+            io.stderr.write("\n");
+            return resolve(value);
           }
-        };
-        stdin.on("data", onData);
-      });
-    } finally {
-      stdin.setRawMode(false);
-      stdin.pause();
-    }
+          if (ch === "\u0003") {
+            stdin.off("data", onData);
+            io.stderr.write("\n");
+            return reject(new Error("Przerwano."));
+          }
+          if (ch === "\u007f" || ch === "\b") value = value.slice(0, -1);
+          else value += ch;
+        }
+      };
+      stdin.on("data", onData);
+    });
+  } finally {
+    stdin.setRawMode!(false);
+    stdin.pause();
   }
-  let lines = pipedLines.get(stdin);
-  if (!lines) pipedLines.set(stdin, (lines = readAll(stdin).then((text) => text.split(/\r?\n/))));
-  return (await lines).shift() ?? "";
 }
-
-// Piped input is read once; each prompt takes the next line.
-const pipedLines = new WeakMap<object, Promise<string[]>>();
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   let text = "";
@@ -79,11 +74,14 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
-async function newPassword(io: Io): Promise<string> {
-  const password = await readPassword(io, "Hasło: ");
+const isTerminal = (io: Io) => Boolean(io.stdin.isTTY && io.stdin.setRawMode);
+
+async function newPassword(io: Io, fromStdin: boolean): Promise<string> {
+  // Only the first line counts: a trailing newline (echo, a file) is not part of the password.
+  const password = fromStdin ? (await readAll(io.stdin)).split(/\r?\n/)[0] : await promptHidden(io, "Hasło: ");
   const checked = newPasswordSchema.safeParse(password);
   if (!checked.success) throw new Error(checked.error.issues[0].message);
-  if (io.stdin.isTTY && (await readPassword(io, "Powtórz hasło: ")) !== password) {
+  if (!fromStdin && (await promptHidden(io, "Powtórz hasło: ")) !== password) {
     throw new Error("Hasła się różnią.");
   }
   return password;
@@ -100,7 +98,8 @@ async function serverRunning(port: number): Promise<boolean> {
 }
 
 export async function main(args: string[], io: Io): Promise<number> {
-  const [command, email, ...rest] = args;
+  const fromStdin = args.includes(PASSWORD_STDIN);
+  const [command, email, ...rest] = args.filter((a) => a !== PASSWORD_STDIN);
   const out = (line: string) => io.stdout.write(`${line}\n`);
   const fail = (line: string) => (io.stderr.write(`${line}\n`), 1);
 
@@ -114,6 +113,12 @@ export async function main(args: string[], io: Io): Promise<number> {
     if (!email) return fail(USAGE);
     if (!emailSchema.safeParse(email).success) return fail(`Niepoprawny adres e-mail: ${email}`);
   }
+  if ((command === "add" || command === "passwd") && !fromStdin && !isTerminal(io)) {
+    return fail(
+      `Nie ma terminala, by zapytać o hasło: podaj je w pierwszym wierszu standardowego wejścia z opcją ${PASSWORD_STDIN}` +
+        ` (np. docker exec -i …).`,
+    );
+  }
   const cfg = config();
   if (cfg.database.kind === "pglite" && cfg.database.dir && (await serverRunning(cfg.port))) {
     return fail(`Serwer działa na porcie ${cfg.port} i używa wbudowanej bazy danych; zatrzymaj go przed zmianą kont.`);
@@ -122,12 +127,12 @@ export async function main(args: string[], io: Io): Promise<number> {
   try {
     switch (command) {
       case "add": {
-        const user = await createUser({ email, password: await newPassword(io) });
+        const user = await createUser({ email, password: await newPassword(io, fromStdin) });
         out(`Dodano konto ${user.email}.`);
         return 0;
       }
       case "passwd": {
-        const changed = await setPassword({ email, password: await newPassword(io) });
+        const changed = await setPassword({ email, password: await newPassword(io, fromStdin) });
         if (!changed) return fail(`Nie ma konta ${email}.`);
         out(`Zmieniono hasło konta ${email.toLowerCase()}; jego sesje zakończono.`);
         return 0;
@@ -151,16 +156,4 @@ export async function main(args: string[], io: Io): Promise<number> {
     if (error instanceof Error && !(error as { code?: unknown }).code) return fail(error.message);
     throw error;
   }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2), process)
-    .catch((error) => {
-      console.error(error);
-      return 1;
-    })
-    .then(async (code) => {
-      await closeDb();
-      process.exit(code);
-    });
 }

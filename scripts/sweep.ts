@@ -9,7 +9,7 @@ import { closeDb } from "~/services/db.server";
 import { ORPHAN_MIN_AGE_MS, cleanupGalleryDrafts } from "~/features/galleries/cleanup.server";
 import { type Io, runIfMain } from "./cli";
 
-const USAGE = "Użycie: npm run sweep [-- --apply] [--older-than MINUT]";
+const USAGE = "Użycie: zbor sweep [--apply] [--older-than MINUT]  (w repozytorium: npm run sweep -- …)";
 
 export async function main(args: string[], io: Io): Promise<number> {
   const out = (line: string) => io.stdout.write(`${line}\n`);

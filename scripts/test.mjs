@@ -56,7 +56,7 @@ console.log("\n== Lint and format (eslint, prettier; `npm run format` fixes most
 run("npx", ["eslint", "."]);
 run("npx", ["prettier", "--check", "--log-level", "warn", "."]);
 console.log("\n== Build ==");
-run("npx", ["remix", "build"]);
+run("npm", ["run", "-s", "build"]);
 
 console.log("\n== Unit and route tests (vitest) ==");
 run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${results}/unit.json`]);

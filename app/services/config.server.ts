@@ -130,6 +130,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
             publicUrl: e.S3_PUBLIC_URL,
           }
         : { kind: "disk" as const, dir: path.join(dataDir, "uploads") },
+    // How to reach S3 (also for backups to s3:// when photos are kept on disk).
+    s3: { region: e.S3_REGION, endpoint: e.S3_ENDPOINT, forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false },
     // Empty: the embedded default keeps a generated secret under DATA_DIR (see session.server.ts).
     sessionSecrets: e.SESSION_SECRET?.split(",").filter(Boolean) ?? [],
     trustProxy: e.TRUST_PROXY ?? false,

@@ -1,4 +1,4 @@
-// `npm run pastor -- add|passwd|list|remove`: passwords never as arguments.
+// `zbor pastor add|passwd|list|remove`: passwords never as arguments.
 import { execFile } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { promisify } from "node:util";
@@ -19,10 +19,12 @@ function sink() {
   return { stream, text: () => text };
 }
 
-async function run(args: string[], input = "") {
+/** With input, the password comes from standard input (--password-stdin). */
+async function run(args: string[], input?: string) {
+  if (input !== undefined) args = [...args, "--password-stdin"];
   const out = sink();
   const err = sink();
-  const code = await main(args, { stdin: Readable.from([input]), stdout: out.stream, stderr: err.stream });
+  const code = await main(args, { stdin: Readable.from([input ?? ""]), stdout: out.stream, stderr: err.stream });
   return { code, out: out.text(), err: err.text() };
 }
 
@@ -79,6 +81,16 @@ describe("pastor CLI", () => {
     expect(await verifyLogin({ email: PASTOR.email, password: "zupelnie-nowe-haslo" })).not.toBeNull();
   });
 
+  it("asks for the password only on a terminal, or reads it with --password-stdin", async () => {
+    const r = await run(["add", PASTOR.email]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/Nie ma terminala.*--password-stdin/);
+    expect((await run(["list"])).out).toBe("Brak kont.\n");
+    // Only the first line is the password.
+    expect((await run(["add", PASTOR.email], `${PASTOR.password}\ndrugi wiersz\n`)).code).toBe(0);
+    expect(await verifyLogin(PASTOR)).not.toBeNull();
+  });
+
   it("explains its use", async () => {
     for (const args of [[], ["drop"], ["add"], ["add", "nie-email"]]) {
       const r = await run(args);
@@ -88,9 +100,13 @@ describe("pastor CLI", () => {
   });
 
   it.runIf(process.env.DATABASE_URL?.startsWith("postgres"))("runs as `npm run pastor`", async () => {
-    const child = promisify(execFile)("npm", ["run", "-s", "pastor", "--", "add", "cli@example.org"], {
-      env: process.env,
-    });
+    const child = promisify(execFile)(
+      "npm",
+      ["run", "-s", "pastor", "--", "add", "cli@example.org", "--password-stdin"],
+      {
+        env: process.env,
+      },
+    );
     child.child.stdin!.end("haslo-z-potoku-1\n");
     const { stdout } = await child;
     expect(stdout).toContain("Dodano konto cli@example.org.");

@@ -560,8 +560,8 @@ describe("S3", () => {
 });
 
 describe("command line", () => {
-  const cli = (script: string, args: string[], env: Record<string, string>) =>
-    run(process.execPath, ["--import", "tsx", script, ...args], {
+  const cli = (command: string, args: string[], env: Record<string, string>) =>
+    run(process.execPath, ["--import", "tsx", "scripts/zbor.ts", command, ...args], {
       env: {
         ...process.env,
         DATABASE_URL: "",
@@ -579,7 +579,7 @@ describe("command line", () => {
     const port = await freePort();
     const env = { DATA_DIR: dataDir, PORT: String(port) };
 
-    const restored = await cli("scripts/restore.ts", [archive], env);
+    const restored = await cli("restore", [archive], env);
     expect(restored.stderr).toBe("");
     expect(restored.code).toBe(0);
     expect(restored.stdout).toContain(`Przywrócono kopię z ${manifest.createdAt}`);
@@ -589,10 +589,10 @@ describe("command line", () => {
     await new Promise<void>((resolve) => listener.listen(port, "127.0.0.1", resolve));
     const out = path.join(tmp, "cli-kopia.tar.gz");
     try {
-      const refused = await cli("scripts/backup.ts", [out], env);
+      const refused = await cli("backup", [out], env);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(`Serwer działa na porcie ${port}`);
-      const refusedRestore = await cli("scripts/restore.ts", [archive], env);
+      const refusedRestore = await cli("restore", [archive], env);
       expect(refusedRestore.code).toBe(1);
       expect(refusedRestore.stderr).toContain(`Serwer działa na porcie ${port}`);
     } finally {
@@ -600,7 +600,7 @@ describe("command line", () => {
     }
     await expect(fs.stat(out)).rejects.toThrow();
 
-    const backedUp = await cli("scripts/backup.ts", [out], env);
+    const backedUp = await cli("backup", [out], env);
     expect(backedUp.stderr).toBe("");
     expect(backedUp.code).toBe(0);
     const again = await verifyBackup(out);
@@ -609,10 +609,10 @@ describe("command line", () => {
     expect(digest(again)).toEqual(digest(manifest));
 
     // A second restore into the same, now full, site names what is there.
-    const twice = await cli("scripts/restore.ts", [out], env);
+    const twice = await cli("restore", [out], env);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain("tabela articles (5 wierszy)");
 
-    expect((await cli("scripts/backup.ts", [], env)).stderr).toContain("Użycie: npm run backup");
+    expect((await cli("backup", [], env)).stderr).toContain("Użycie: zbor backup");
   }, 180_000);
 });

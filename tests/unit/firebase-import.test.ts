@@ -397,7 +397,7 @@ describe("the export file", () => {
 
 describe("npm run import:firebase", () => {
   const cli = (args: string[], dataDir: string) =>
-    run(process.execPath, ["--import", "tsx", "scripts/import-firebase.ts", ...args], {
+    run(process.execPath, ["--import", "tsx", "scripts/zbor.ts", "import:firebase", ...args], {
       env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL!, DATA_DIR: dataDir, PORT: "1", INIT_CWD: tmp },
       timeout: 60_000,
     }).then(

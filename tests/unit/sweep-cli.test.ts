@@ -79,6 +79,6 @@ describe("npm run sweep", () => {
   it("refuses an unknown argument with its usage", async () => {
     const res = await run(["--wszystko"]);
     expect(res.code).toBe(1);
-    expect(res.err).toContain("Użycie: npm run sweep [-- --apply] [--older-than MINUT]");
+    expect(res.err).toContain("Użycie: zbor sweep [--apply] [--older-than MINUT]");
   });
 });
