@@ -8,18 +8,23 @@ import { expect, test } from "./fixtures";
 const PASTOR = { email: "pastor@example.org", password: "haslo-testowe-123" };
 
 function pastorUrls() {
-  return fs
-    .readdirSync("app/routes")
-    .filter((f) => f.startsWith("strefapastora") && f !== "strefapastora.logowanie.tsx")
-    .map((f) => {
-      const id = f.replace(/\/route\.[jt]sx?$|\.[jt]sx?$/, "");
-      const path = id
-        .split(".")
-        .filter((s) => s !== "_index" && !s.startsWith("_"))
-        .map((s) => (s.startsWith("$") ? "1700000000000" : s.replace(/_$/, "")))
-        .join("/");
-      return { id, path: `/${path}`, home: id === "strefapastora._index" };
-    });
+  return (
+    fs
+      .readdirSync("app/routes")
+      // The area's layout (strefapastora.tsx) has no URL of its own: /strefapastora is the panel home.
+      .filter(
+        (f) => f.startsWith("strefapastora.") && !["strefapastora.tsx", "strefapastora.logowanie.tsx"].includes(f),
+      )
+      .map((f) => {
+        const id = f.replace(/\/route\.[jt]sx?$|\.[jt]sx?$/, "");
+        const path = id
+          .split(".")
+          .filter((s) => s !== "_index" && !s.startsWith("_"))
+          .map((s) => (s.startsWith("$") ? "1700000000000" : s.replace(/_$/, "")))
+          .join("/");
+        return { id, path: `/${path}`, home: id === "strefapastora._index" };
+      })
+  );
 }
 
 test("every pastor URL refuses anonymous GET and POST", async ({ request }) => {
