@@ -37,6 +37,7 @@ export const LOGIN_PATH = "/strefapastora/logowanie";
 export const LOGOUT_PATH = "/strefapastora/wyloguj";
 
 export const PASTOR_ARTICLES_PATH = "/strefapastora/artykuly";
+export const DEVICES_PATH = "/strefapastora/urzadzenia";
 export const ADD_ARTICLE_PATH = "/strefapastora/artykuly/dodaj";
 export const pastorArticlePath = (id: string) => `${PASTOR_ARTICLES_PATH}/${encodeURIComponent(id)}`;
 export const editArticlePath = (id: string) => `${PASTOR_ARTICLES_PATH}/edytuj/${encodeURIComponent(id)}`;

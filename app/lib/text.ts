@@ -13,6 +13,11 @@ export function yearIn(timeZone: string, now = new Date()): number {
   return Number(new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric" }).format(now));
 }
 
+/** A moment as the pastor reads it, e.g. "24.11.2026, 16:40", in the given time zone. */
+export function displayDateTime(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat("pl-PL", { timeZone, dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
+}
+
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**

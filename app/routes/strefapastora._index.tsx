@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { PastorBar } from "~/components/pastor";
-import { LOGIN_PATH, PASTOR_ARTICLES_PATH, PASTOR_GALLERIES_PATH } from "~/lib/paths";
+import { DEVICES_PATH, LOGIN_PATH, PASTOR_ARTICLES_PATH, PASTOR_GALLERIES_PATH } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The panel home alone sends strangers to the login page (the original site's rule).
@@ -23,6 +23,9 @@ export default function PastorHome() {
         </li>
         <li>
           <Link to={PASTOR_GALLERIES_PATH}>galeria zborowa</Link>
+        </li>
+        <li>
+          <Link to={DEVICES_PATH}>zalogowane urządzenia</Link>
         </li>
       </ul>
     </section>

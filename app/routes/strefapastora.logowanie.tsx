@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { LoginRefusedError, authenticator, getUser, safeRedirect } from "~/features/auth/auth.server";
 import { forbidden, isSameOrigin, isValidLoginCsrf, loginCsrfToken } from "~/features/auth/csrf.server";
 import { CSRF_FIELD } from "~/lib/csrf";
+import { clientAddress } from "~/http/request-context.server";
 import { createSession, destroySession } from "~/features/auth/session.server";
 import { deviceTokenCookie } from "~/features/auth/device-token.server";
 
@@ -49,7 +50,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   // A new id at every sign-in; a session this browser had before ends.
   await destroySession(request);
-  const headers = new Headers({ "Set-Cookie": await createSession(user.id) });
+  const headers = new Headers({
+    "Set-Cookie": await createSession(user.id, {
+      userAgent: request.headers.get("User-Agent"),
+      address: clientAddress(),
+    }),
+  });
   headers.append("Set-Cookie", await deviceTokenCookie(user.email));
   return redirect(redirectTo, { headers });
 }

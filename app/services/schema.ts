@@ -97,6 +97,10 @@ export const sessions = pgTable(
     // Sliding idle expiry, pushed forward as the session is used.
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    // What the pastor's devices page shows of the sign-in: the browser's
+    // User-Agent and the client address, as they were then.
+    userAgent: text("user_agent"),
+    address: text("address"),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );

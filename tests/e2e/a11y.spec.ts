@@ -164,6 +164,7 @@ test.describe("pastor pages", () => {
       albumPath,
       "/strefapastora/galeria/dodaj",
       editAlbum,
+      "/strefapastora/urzadzenia",
     ]) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

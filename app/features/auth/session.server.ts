@@ -21,6 +21,8 @@ export interface SessionUser {
   email: string;
   /** Per-session token every pastor-area form sends back (see CsrfInput). */
   csrf: string;
+  /** The row of this session (a hash of the cookie's id, never the id itself). */
+  sessionId: string;
 }
 
 /**
@@ -92,7 +94,10 @@ async function readSessionId(request: Request): Promise<string | null> {
 }
 
 /** Starts a session for the user; returns the Set-Cookie header value. */
-export async function createSession(userId: number): Promise<string> {
+export async function createSession(
+  userId: number,
+  device: { userAgent?: string | null; address?: string | null } = {},
+): Promise<string> {
   const sid = crypto.randomBytes(32).toString("base64url");
   const now = clock.now();
   await withDb(async (db) => {
@@ -100,9 +105,15 @@ export async function createSession(userId: number): Promise<string> {
     await db
       .delete(sessions)
       .where(or(lt(sessions.expiresAt, now), lt(sessions.createdAt, new Date(now.getTime() - SESSION_MAX_MS))));
-    await db
-      .insert(sessions)
-      .values({ id: rowId(sid), userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_IDLE_MS) });
+    await db.insert(sessions).values({
+      id: rowId(sid),
+      userId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SESSION_IDLE_MS),
+      // Bounded: the header is the client's to write.
+      userAgent: device.userAgent?.slice(0, 512) ?? null,
+      address: device.address?.slice(0, 64) ?? null,
+    });
   });
   const session = await sessionStorage().getSession();
   session.set("sid", sid);
@@ -143,7 +154,10 @@ export async function readSession(request: Request): Promise<{ user: SessionUser
         .where(eq(sessions.id, rowId(sid))),
     );
   }
-  return { user: { id: row.userId, email: row.email, csrf: csrfTokenFor(sid) }, hadCookie: true };
+  return {
+    user: { id: row.userId, email: row.email, csrf: csrfTokenFor(sid), sessionId: rowId(sid) },
+    hadCookie: true,
+  };
 }
 
 /** Ends this request's session on the server; returns a Set-Cookie header that clears the cookie. */

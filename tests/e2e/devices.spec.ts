@@ -1,0 +1,33 @@
+// The pastor's signed-in devices, with JavaScript on and off: a second
+// browser shows up in the list and is signed out from the first.
+import { expect, signIn, test } from "./fixtures";
+
+test("another browser is listed and can be signed out from here", async ({ page, browser }) => {
+  await signIn(page);
+  const other = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
+  const otherPage = await other.newPage();
+  try {
+    await signIn(otherPage);
+
+    await page.getByRole("link", { name: "zalogowane urządzenia" }).click();
+    await expect(page).toHaveURL(/\/strefapastora\/urzadzenia$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Zalogowane urządzenia" })).toBeVisible();
+    // This browser is marked; each other one has its own button.
+    await expect(page.getByText("(to urządzenie)")).toHaveCount(1);
+    const signOutOne = page.getByRole("button", { name: /^wyloguj to urządzenie/ });
+    expect(await signOutOne.count()).toBeGreaterThanOrEqual(1);
+
+    await page.getByRole("button", { name: "wyloguj wszystkie inne" }).click();
+    await expect(page.getByRole("status")).toHaveText("Wylogowano wszystkie inne urządzenia.");
+    await expect(page.getByRole("button", { name: /^wyloguj to urządzenie/ })).toHaveCount(0);
+
+    // The other browser is sent to sign in again.
+    await otherPage.goto("/strefapastora");
+    await expect(otherPage).toHaveURL(/\/strefapastora\/logowanie/);
+    // And this one is still signed in.
+    await page.goto("/strefapastora");
+    await expect(page.getByRole("heading", { level: 1, name: "Strefa pastora" })).toBeVisible();
+  } finally {
+    await other.close();
+  }
+});
