@@ -14,6 +14,7 @@
 //   BENCH_WARMUP=3                    seconds of wrk before each measured run
 //   BENCH_CONNECTIONS=50              wrk connections (2 threads)
 //   BENCH_GZIP=1                      wrk sends Accept-Encoding: gzip (nginx then gzips too)
+//   PAGE_CACHE_MB=0                   the app without its page cache (every view rendered)
 //   CHROME_PATH=/usr/bin/chromium     browser for Lighthouse and the weights
 //   TEST_DATABASE_URL                 Postgres server to create the database on
 //
@@ -437,6 +438,7 @@ function buildReport(r, { notes, publicPages, label, canNginx }) {
     process.env.BENCH_WARMUP ? `BENCH_WARMUP=${WARMUP}` : null,
     process.env.BENCH_CONNECTIONS ? `BENCH_CONNECTIONS=${CONNECTIONS}` : null,
     GZIP ? "BENCH_GZIP=1" : null,
+    process.env.PAGE_CACHE_MB ? `PAGE_CACHE_MB=${process.env.PAGE_CACHE_MB}` : null,
     "npm run bench",
   ]
     .filter(Boolean)

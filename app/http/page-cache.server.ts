@@ -110,11 +110,9 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
     if (q !== -1) {
       const params = new URLSearchParams(url.slice(q + 1));
       const known = KNOWN_QUERY[path];
-      const entries = [...params];
-      if (!known || entries.length !== 1 || entries[0][0] !== known.name || !known.value.test(entries[0][1])) {
-        return null;
-      }
-      query = `?${known.name}=${entries[0][1]}`;
+      const pairs = [...params];
+      if (!known || pairs.length !== 1 || pairs[0][0] !== known.name || !known.value.test(pairs[0][1])) return null;
+      query = `?${known.name}=${pairs[0][1]}`;
     }
     let host = "";
     if (hostInPages) {
