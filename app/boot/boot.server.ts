@@ -3,7 +3,7 @@
 // visitor (or a platform's health check) never meets a half-started server.
 import fs from "node:fs/promises";
 import { seedDemoContent } from "~/boot/seed.server";
-import { sessionSecrets } from "~/features/auth/session.server";
+import { WeakSessionSecret, sessionSecrets } from "~/features/auth/session.server";
 import { ensureStartupAccounts } from "~/features/auth/users.server";
 import { scheduleGalleryCleanup, stopGalleryCleanup } from "~/features/galleries/cleanup.server";
 import { churchPayload } from "~/features/giving/payment-qr.server";
@@ -69,7 +69,12 @@ export async function boot(): Promise<void> {
   // it, rather than a donation QR code that sends money astray.
   churchPayload();
   await fs.mkdir(cfg.dataDir, { recursive: true, mode: 0o700 });
-  sessionSecrets();
+  try {
+    sessionSecrets();
+  } catch (error) {
+    if (error instanceof WeakSessionSecret) throw new BootError(error.message);
+    throw error;
+  }
 
   const conn = await connectWithRetry(cfg);
   if (conn.fresh && cfg.seedDemo) await seedDemoContent(conn.db);

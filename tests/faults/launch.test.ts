@@ -5,6 +5,7 @@
 // stops with a clear message.
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -128,5 +129,32 @@ describe("start-up", () => {
       /Start failed: Invalid configuration in environment variables:\n\s+DATABASE_URL: must start with postgres:\/\//,
     );
     expect(spawned.output()).not.toContain("    at ");
+  }, 30_000);
+
+  it("refuses a session-secret file shorter than 32 characters instead of signing sessions with it", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zbor-secret-"));
+    fs.writeFileSync(path.join(dataDir, "session-secret"), "krótki\n", { mode: 0o600 });
+    const spawned = await spawnBuiltServer({ DATA_DIR: dataDir, DATABASE_URL: "", SESSION_SECRET: "" });
+    const code = await spawned.exited;
+    const secret = fs.readFileSync(path.join(dataDir, "session-secret"), "utf8");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(spawned.dataDir, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(spawned.output()).toContain(
+      `Start failed: ${path.join(dataDir, "session-secret")} holds a secret of 6 characters; at least 32 are needed.`,
+    );
+    expect(spawned.output()).not.toContain("    at ");
+    // Left for the operator to replace: never overwritten silently.
+    expect(secret).toBe("krótki\n");
+  }, 30_000);
+
+  it("refuses a SESSION_SECRET shorter than 32 characters", async () => {
+    const spawned = await spawnBuiltServer({ SESSION_SECRET: "za-krotki-sekret" });
+    const code = await spawned.exited;
+    fs.rmSync(spawned.dataDir, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(spawned.output()).toMatch(
+      /Start failed: Invalid configuration in environment variables:\n\s+SESSION_SECRET: must be at least 32 characters/,
+    );
   }, 30_000);
 });
