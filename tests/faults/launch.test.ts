@@ -148,6 +148,35 @@ describe("start-up", () => {
     expect(secret).toBe("krótki\n");
   }, 30_000);
 
+  it("keeps the data folder owner-only: the embedded database, the secret and uploads, existing files included", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zbor-modes-"));
+    fs.chmodSync(dataDir, 0o777);
+    // Left by an older version, before the folder was kept private.
+    fs.mkdirSync(path.join(dataDir, "uploads", "aktualnosci"), { recursive: true, mode: 0o777 });
+    fs.writeFileSync(path.join(dataDir, "uploads", "aktualnosci", "stare.jpg"), "x", { mode: 0o666 });
+    fs.chmodSync(path.join(dataDir, "uploads", "aktualnosci", "stare.jpg"), 0o666);
+    fs.chmodSync(path.join(dataDir, "uploads", "aktualnosci"), 0o777);
+    const server = await startBuiltServer({ DATA_DIR: dataDir, DATABASE_URL: "" });
+    try {
+      const open: string[] = [];
+      const walk = (dir: string) => {
+        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+          const file = path.join(dir, entry.name);
+          if (fs.lstatSync(file).mode & 0o077)
+            open.push(`${path.relative(dataDir, file)} ${(fs.lstatSync(file).mode & 0o777).toString(8)}`);
+          if (entry.isDirectory()) walk(file);
+        }
+      };
+      expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+      walk(dataDir);
+      expect(fs.existsSync(path.join(dataDir, "pglite"))).toBe(true);
+      expect(open).toEqual([]);
+    } finally {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("refuses a SESSION_SECRET shorter than 32 characters", async () => {
     const spawned = await spawnBuiltServer({ SESSION_SECRET: "za-krotki-sekret" });
     const code = await spawned.exited;
