@@ -16,6 +16,7 @@ import { articles, galleries, galleryImages, historyPhotos } from "~/services/sc
 import { db } from "~/services/db.server";
 import { ImportFileError, parseFirebaseExport, readFirebaseExport } from "../../scripts/firebase-import/export-file";
 import { type ImportSummary, importFirebase, summaryLines } from "../../scripts/firebase-import/import";
+import { isPrivateAddress } from "../../scripts/firebase-import/download";
 import { IMAGE_MESSAGES, deleteImage } from "~/services/images.server";
 import { EXTERNAL_IMAGE_SIZE, variantKey } from "~/lib/image-variants";
 import { deleteGallery } from "~/features/galleries/galleries.server";
@@ -582,5 +583,25 @@ describe("where images are downloaded from", () => {
     expect(await importOne("1700000000005", redirectTo(`${base}/a.jpg`), { localOrigins: [base] })).toEqual([]);
     const loop = redirectTo(redirectTo(redirectTo(redirectTo(redirectTo(`${base}/a.jpg`)))));
     expect(await importOne("1700000000006", loop, { localOrigins: [base] })).toEqual(["zbyt wiele przekierowań"]);
+  });
+
+  it.each([
+    ["127.0.0.1", true],
+    ["10.1.2.3", true],
+    ["172.20.0.1", true],
+    ["192.168.1.10", true],
+    ["169.254.169.254", true],
+    ["100.64.0.1", true],
+    ["0.0.0.0", true],
+    ["::1", true],
+    ["::", true],
+    ["fe80::1", true],
+    ["fd00::1", true],
+    ["::ffff:127.0.0.1", true],
+    ["::ffff:7f00:1", true],
+    ["142.250.186.138", false],
+    ["2a00:1450:401b:800::200a", false],
+  ])("counts %s as private or local: %s", (address, expected) => {
+    expect(isPrivateAddress(address)).toBe(expected);
   });
 });
