@@ -10,10 +10,19 @@ import { ImportFileError, readFirebaseExport } from "./firebase-import/export-fi
 import { importFirebase, summaryLines } from "./firebase-import/import";
 import { storage } from "~/services/storage.server";
 
-const USAGE = "Użycie: zbor import:firebase <eksport.json>";
+const USAGE = "Użycie: zbor import:firebase [--local-source=ADRES] <eksport.json>";
+const LOCAL_SOURCE = "--local-source=";
 
 export async function main(args: string[], io: Io): Promise<number> {
-  const { out, fail, file } = fileCommand(args, io);
+  // A local copy of the old files (a trial): the only host besides the old
+  // site's that images may come from, on any address.
+  const localOrigins = args
+    .filter((a) => a.startsWith(LOCAL_SOURCE))
+    .map((a) => new URL(a.slice(LOCAL_SOURCE.length)).origin);
+  const { out, fail, file } = fileCommand(
+    args.filter((a) => !a.startsWith(LOCAL_SOURCE)),
+    io,
+  );
   if (!file) return fail(USAGE);
 
   // The file is checked whole before the database is even opened.
@@ -35,7 +44,7 @@ export async function main(args: string[], io: Io): Promise<number> {
   const store = storage();
   try {
     out(`Import z pliku ${file}:`);
-    const summary = await importFirebase(data, { store, log: (line) => out(`  ${line}`) });
+    const summary = await importFirebase(data, { store, localOrigins, log: (line) => out(`  ${line}`) });
     out("Podsumowanie:");
     for (const line of summaryLines(summary)) out(line);
     return 0;

@@ -1,9 +1,9 @@
 // Start-up and shutdown of the server, called once by server/index.mjs:
 // boot() runs to its end before the port accepts connections, so the first
 // visitor (or a platform's health check) never meets a half-started server.
-import fs from "node:fs/promises";
+import { keepDataDirPrivate } from "~/boot/data-dir.server";
 import { seedDemoContent } from "~/boot/seed.server";
-import { sessionSecrets } from "~/features/auth/session.server";
+import { WeakSessionSecret, sessionSecrets } from "~/features/auth/session.server";
 import { ensureStartupAccounts } from "~/features/auth/users.server";
 import { scheduleGalleryCleanup, stopGalleryCleanup } from "~/features/galleries/cleanup.server";
 import { churchPayload } from "~/features/giving/payment-qr.server";
@@ -68,10 +68,18 @@ export async function boot(): Promise<void> {
   // A mistyped account number or NIP stops the start with a message naming
   // it, rather than a donation QR code that sends money astray.
   churchPayload();
-  await fs.mkdir(cfg.dataDir, { recursive: true, mode: 0o700 });
-  sessionSecrets();
+  await keepDataDirPrivate(cfg.dataDir);
+  try {
+    sessionSecrets();
+  } catch (error) {
+    if (error instanceof WeakSessionSecret) throw new BootError(error.message);
+    throw error;
+  }
 
   const conn = await connectWithRetry(cfg);
+  // PGlite sets its files' modes itself (0666, whatever the umask): tightened
+  // once it has made them. The folder's own 0700 covers files made later.
+  if (cfg.database.kind === "pglite" && cfg.database.dir) await keepDataDirPrivate(cfg.dataDir);
   if (conn.fresh && cfg.seedDemo) await seedDemoContent(conn.db);
   await ensureStartupAccounts(conn.db, cfg, { fresh: conn.fresh });
 

@@ -1,11 +1,13 @@
 import { createCookie, redirect } from "@remix-run/node";
 import { config } from "~/services/config.server";
+import { sessionSecrets } from "~/features/auth/session.server";
 import { PANEL_PATH } from "~/lib/paths";
 
 /**
  * A one-time message shown after a redirect ("Zapisano artykuł."). It lives
  * in a short cookie that the next page reads and clears, so it works with
- * and without JavaScript.
+ * and without JavaScript. Signed, so a visitor cannot plant a message the
+ * panel would show as the site's own.
  */
 const flashCookie = () =>
   createCookie("flash", {
@@ -14,6 +16,7 @@ const flashCookie = () =>
     sameSite: "lax",
     secure: config().isProduction,
     maxAge: 60,
+    secrets: sessionSecrets(),
   });
 
 export async function redirectWithFlash(to: string, message: string, init: ResponseInit = {}) {

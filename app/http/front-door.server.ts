@@ -17,6 +17,8 @@ import { logger } from "~/services/logger.server";
  *   static files and redirects included;
  * - a Polish page for an address that cannot be decoded (Express would
  *   answer in English);
+ * - a Polish 403 page for a write whose Origin names another host (Remix
+ *   would throw on it and answer 500, logging a stack as an error);
  * - the client's address, handed to the app through requestContext;
  * - the page cache: anonymous views of public pages served from memory.
  */
@@ -26,6 +28,28 @@ type Next = () => void;
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
 const BAD_ADDRESS_PAGE = `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Nie znaleziono strony – Kościół Zielonoświątkowy w Wieliczce</title></head><body><main><h1>Nie znaleziono strony</h1><p>Adres jest nieprawidłowy.</p><p><a href="/">Wróć na stronę główną</a></p></main></body></html>`;
+
+const CROSS_SITE_PAGE = `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Nieprawidłowe żądanie – Kościół Zielonoświątkowy w Wieliczce</title></head><body><main><h1>Nieprawidłowe żądanie</h1><p>Formularz wysłano z innej strony. Otwórz go na tej stronie i spróbuj ponownie.</p><p><a href="/">Wróć na stronę główną</a></p></main></body></html>`;
+
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The same test as Remix's own for document writes: an Origin header that
+ * is not the host the request was sent to (X-Forwarded-Host's first entry,
+ * else Host). "null" and unparsable origins count as foreign, as in Remix.
+ */
+function isCrossSiteWrite(req: IncomingMessage): boolean {
+  if (!WRITES.has(req.method ?? "")) return false;
+  const origin = req.headers.origin;
+  if (!origin) return false;
+  const forwarded = req.headers["x-forwarded-host"];
+  const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || req.headers.host;
+  try {
+    return origin === "null" || !host || new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}
 
 const pathOf = (req: IncomingMessage) => (req.url || "/").split("?")[0].slice(0, 300);
 
@@ -91,6 +115,18 @@ export function frontDoor(req: IncomingMessage, res: ServerResponse, next: Next)
     res.setHeader("Content-Type", "text/html; charset=utf-8");
     res.setHeader("Cache-Control", "no-store");
     res.end(BAD_ADDRESS_PAGE);
+    return;
+  }
+  if (isCrossSiteWrite(req)) {
+    logger.warn(
+      { method: req.method, path: pathOf(req), origin: String(req.headers.origin).slice(0, 200) },
+      "cross-site post refused",
+    );
+    res.statusCode = 403;
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Cache-Control", "no-store");
+    // Node reads and discards the unread body after the answer, so the browser sees this page.
+    res.end(CROSS_SITE_PAGE);
     return;
   }
   requestContext.run({ clientAddress: clientAddressOf(req) }, () => {

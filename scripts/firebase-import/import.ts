@@ -17,7 +17,7 @@ import { ImageRejected, type StoredImage, storeImageAt } from "~/services/images
 import { EXTERNAL_IMAGE_ORIGINS, EXTERNAL_IMAGE_SIZE, isExternalImage } from "~/lib/image-variants";
 import { lockGalleryFiles } from "~/features/galleries/galleries.server";
 import { type Storage, storage } from "~/services/storage.server";
-import { fetchCapped, failureReason } from "./download";
+import { type DownloadSources, fetchCapped, failureReason } from "./download";
 import { COLLECTIONS, type CollectionName, type FirebaseExport } from "./export-file";
 import { articleImageKey, galleryImageKey, historyImageKey } from "./keys";
 
@@ -45,7 +45,7 @@ export interface ImportSummary {
   failures: ImageFailure[];
 }
 
-export interface ImportOptions {
+export interface ImportOptions extends DownloadSources {
   store?: Storage;
   /** Per image, connection and body together. */
   timeoutMs?: number;
@@ -90,7 +90,7 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
     const counts = summary.collections[collection];
     let body: Buffer;
     try {
-      body = await fetchCapped(url, timeoutMs);
+      body = await fetchCapped(url, timeoutMs, options);
     } catch (error) {
       counts.unreachable++;
       summary.failures.push({ collection, docId, url, reason: failureReason(error, timeoutMs) });

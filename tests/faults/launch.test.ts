@@ -5,6 +5,7 @@
 // stops with a clear message.
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -128,5 +129,61 @@ describe("start-up", () => {
       /Start failed: Invalid configuration in environment variables:\n\s+DATABASE_URL: must start with postgres:\/\//,
     );
     expect(spawned.output()).not.toContain("    at ");
+  }, 30_000);
+
+  it("refuses a session-secret file shorter than 32 characters instead of signing sessions with it", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zbor-secret-"));
+    fs.writeFileSync(path.join(dataDir, "session-secret"), "krótki\n", { mode: 0o600 });
+    const spawned = await spawnBuiltServer({ DATA_DIR: dataDir, DATABASE_URL: "", SESSION_SECRET: "" });
+    const code = await spawned.exited;
+    const secret = fs.readFileSync(path.join(dataDir, "session-secret"), "utf8");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(spawned.dataDir, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(spawned.output()).toContain(
+      `Start failed: ${path.join(dataDir, "session-secret")} holds a secret of 6 characters; at least 32 are needed.`,
+    );
+    expect(spawned.output()).not.toContain("    at ");
+    // Left for the operator to replace: never overwritten silently.
+    expect(secret).toBe("krótki\n");
+  }, 30_000);
+
+  it("keeps the data folder owner-only: the embedded database, the secret and uploads, existing files included", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zbor-modes-"));
+    fs.chmodSync(dataDir, 0o777);
+    // Left by an older version, before the folder was kept private.
+    fs.mkdirSync(path.join(dataDir, "uploads", "aktualnosci"), { recursive: true, mode: 0o777 });
+    fs.writeFileSync(path.join(dataDir, "uploads", "aktualnosci", "stare.jpg"), "x", { mode: 0o666 });
+    fs.chmodSync(path.join(dataDir, "uploads", "aktualnosci", "stare.jpg"), 0o666);
+    fs.chmodSync(path.join(dataDir, "uploads", "aktualnosci"), 0o777);
+    const server = await startBuiltServer({ DATA_DIR: dataDir, DATABASE_URL: "" });
+    try {
+      const open: string[] = [];
+      const walk = (dir: string) => {
+        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+          const file = path.join(dir, entry.name);
+          if (fs.lstatSync(file).mode & 0o077)
+            open.push(`${path.relative(dataDir, file)} ${(fs.lstatSync(file).mode & 0o777).toString(8)}`);
+          if (entry.isDirectory()) walk(file);
+        }
+      };
+      expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+      walk(dataDir);
+      expect(fs.existsSync(path.join(dataDir, "pglite"))).toBe(true);
+      expect(open).toEqual([]);
+    } finally {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("refuses a SESSION_SECRET shorter than 32 characters", async () => {
+    const spawned = await spawnBuiltServer({ SESSION_SECRET: "za-krotki-sekret" });
+    const code = await spawned.exited;
+    fs.rmSync(spawned.dataDir, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(spawned.output()).toMatch(
+      /Start failed: Invalid configuration in environment variables:\n\s+SESSION_SECRET: must be at least 32 characters/,
+    );
   }, 30_000);
 });

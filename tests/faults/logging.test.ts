@@ -78,3 +78,35 @@ it("keeps passwords, session cookies and tokens out of the log", async () => {
   expect(log).not.toContain(session);
   expect(log).not.toContain(csrf!);
 });
+
+it("answers a form posted from another site with 403 in Polish, logged as a warning without a stack", async () => {
+  const before = server.output().length;
+  for (const [path, origin] of [
+    ["/strefapastora/logowanie", "https://evil.example"],
+    ["/strefapastora/logowanie", "null"],
+    ["/?index", "http://evil.example"],
+  ]) {
+    const res = await fetch(`${server.base}${path}`, {
+      method: "POST",
+      headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "email=a%40b.pl&password=x",
+    });
+    expect(res.status, `${path} from ${origin}`).toBe(403);
+    expect(res.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    const html = await res.text();
+    expect(html).toContain('<html lang="pl">');
+    expect(html).toContain("Formularz wysłano z innej strony");
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  const logged = server
+    .output()
+    .slice(before)
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(logged.filter((l) => Number(l.level) >= 50)).toEqual([]);
+  expect(server.output().slice(before)).not.toContain("    at ");
+  const warnings = logged.filter((l) => l.level === 40);
+  expect(warnings).toHaveLength(3);
+  expect(warnings[0]).toMatchObject({ msg: "cross-site post refused", path: "/strefapastora/logowanie" });
+});

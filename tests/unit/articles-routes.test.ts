@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
+import { createCookie } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { articles } from "~/services/schema";
 import { db } from "~/services/db.server";
@@ -137,6 +138,21 @@ describe("adding", () => {
     );
     expect(publicArticle.status).toBe(200);
     expect(await storage().exists("aktualnosci/IMG_2001.jpg")).toBe(true);
+  });
+
+  it("shows no message from a flash cookie the site did not sign", async () => {
+    const planted = "Konto zablokowane. Zadzwoń pod 600 000 000.";
+    const pair = async (cookie: ReturnType<typeof createCookie>) => (await cookie.serialize(planted)).split(";")[0];
+    for (const forged of [
+      await pair(createCookie("flash")),
+      await pair(createCookie("flash", { secrets: ["a-secret-of-someone-else-32-characters"] })),
+    ]) {
+      const list = await settle(async () =>
+        listLoader({ request: get("/strefapastora/artykuly", `${session}; ${forged}`), params: {}, context: {} }),
+      );
+      expect(list.status).toBe(200);
+      expect((await body(list)).flash).toBeNull();
+    }
   });
 
   it("refuses an incomplete form with 'Wypełnij wszystkie pola', returning what was typed", async () => {

@@ -162,6 +162,46 @@ describe("redirectTo after sign-in", () => {
     expect(res.headers.get("Location")).toBe("/strefapastora");
   });
 
+  // Dot-segments and their encoded forms collapse to `//host` only once the URL is parsed.
+  const normalisingToAnotherHost = [
+    "/.//evil.example",
+    "/a/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2E//evil.example",
+    "/a/%2e%2e//evil.example/x?y=1",
+    "/./\\evil.example",
+    "/a/..\\/evil.example",
+  ];
+
+  it.each(normalisingToAnotherHost)(
+    "never leaves the site after dot-segments are resolved (POST): %j",
+    async (redirectTo) => {
+      const res = await submitLogin({ ...PASTOR, redirectTo });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("Location")).toBe("/strefapastora");
+    },
+  );
+
+  it("never leaves the site after dot-segments are resolved (GET, signed in)", async () => {
+    const cookie = await signIn();
+    for (const redirectTo of normalisingToAnotherHost) {
+      const query = new URLSearchParams({ redirectTo });
+      const { res, data } = await openLoginPage(`/strefapastora/logowanie?${query}`, cookie);
+      expect(res.status, redirectTo).toBe(302);
+      expect(res.headers.get("Location"), redirectTo).toBe("/strefapastora");
+      const anonymous = await openLoginPage(`/strefapastora/logowanie?${query}`);
+      expect(anonymous.data?.redirectTo, redirectTo).toBe("/strefapastora");
+      expect(data).toBeNull();
+    }
+    const { res } = await openLoginPage("/strefapastora/logowanie?redirectTo=%2F.%2F%2Fevil.example", cookie);
+    expect(res.headers.get("Location")).toBe("/strefapastora");
+  });
+
+  it("hands on the normalised same-site path", async () => {
+    const res = await submitLogin({ ...PASTOR, redirectTo: "/strefapastora/./x/../galeria?a=1#b" });
+    expect(res.headers.get("Location")).toBe("/strefapastora/galeria?a=1#b");
+  });
+
   it("is carried from the login page's address, checked there too", async () => {
     const { data } = await openLoginPage("/strefapastora/logowanie?redirectTo=%2Fstrefapastora%2Fgaleria");
     expect(data?.redirectTo).toBe("/strefapastora/galeria");

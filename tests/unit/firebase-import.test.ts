@@ -16,6 +16,7 @@ import { articles, galleries, galleryImages, historyPhotos } from "~/services/sc
 import { db } from "~/services/db.server";
 import { ImportFileError, parseFirebaseExport, readFirebaseExport } from "../../scripts/firebase-import/export-file";
 import { type ImportSummary, importFirebase, summaryLines } from "../../scripts/firebase-import/import";
+import { isPrivateAddress } from "../../scripts/firebase-import/download";
 import { IMAGE_MESSAGES, deleteImage } from "~/services/images.server";
 import { EXTERNAL_IMAGE_SIZE, variantKey } from "~/lib/image-variants";
 import { deleteGallery } from "~/features/galleries/galleries.server";
@@ -48,6 +49,11 @@ beforeAll(async () => {
   served["/later.jpg"] = { type: "image/jpeg", body: await picture(500, 500, 200, "jpeg") };
   served["/text.jpg"] = { type: "text/plain", body: Buffer.from("to nie jest zdjęcie") };
   images = http.createServer((req, res) => {
+    // `/redirect/<url>` answers 302 to that URL.
+    if (req.url?.startsWith("/redirect/")) {
+      res.writeHead(302, { Location: decodeURIComponent(req.url.slice("/redirect/".length)) }).end();
+      return;
+    }
     const file = served[req.url ?? ""];
     if (!file || (req.url === "/later.jpg" && !laterAvailable)) {
       res.writeHead(404).end("not found");
@@ -172,7 +178,7 @@ describe("import from a Firestore export", () => {
 
   it("imports every record, downloads what it can and keeps the rest at its original URL", async () => {
     const file = await writeJson("eksport.json", firestoreExport());
-    first = await importFirebase(await readFirebaseExport(file), { timeoutMs: 5000 });
+    first = await importFirebase(await readFirebaseExport(file), { timeoutMs: 5000, localOrigins: [base, closedBase] });
 
     expect(counts(first)).toEqual({
       aktualnosci: { documents: 4, added: 4, present: 0, downloaded: 2, unreachable: 2 },
@@ -247,7 +253,10 @@ describe("import from a Firestore export", () => {
   it("adds nothing on a second run and says so", async () => {
     const before = await rowCounts();
     const file = await writeJson("eksport.json", firestoreExport());
-    const again = await importFirebase(await readFirebaseExport(file), { timeoutMs: 5000 });
+    const again = await importFirebase(await readFirebaseExport(file), {
+      timeoutMs: 5000,
+      localOrigins: [base, closedBase],
+    });
     expect(await rowCounts()).toEqual(before);
     expect(counts(again)).toEqual({
       aktualnosci: { documents: 4, added: 0, present: 4, downloaded: 0, unreachable: 2 },
@@ -266,7 +275,10 @@ describe("import from a Firestore export", () => {
     laterAvailable = true;
     const before = await rowCounts();
     const file = await writeJson("eksport.json", firestoreExport());
-    const again = await importFirebase(await readFirebaseExport(file), { timeoutMs: 5000 });
+    const again = await importFirebase(await readFirebaseExport(file), {
+      timeoutMs: 5000,
+      localOrigins: [base, closedBase],
+    });
     expect(await rowCounts()).toEqual(before);
     expect(again.collections.galleries).toEqual({ documents: 2, added: 0, present: 2, downloaded: 1, unreachable: 1 });
     const concert = await galleryRows(CONCERT);
@@ -414,7 +426,7 @@ describe("npm run import:firebase", () => {
       "history-gallery": { h9: { url: `${base}/missing-history.jpg`, name: "Brak" } },
     });
     const dataDir = path.join(tmp, "cli-data");
-    const result = await cli(["prosty.json"], dataDir);
+    const result = await cli([`--local-source=${base}`, "prosty.json"], dataDir);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
@@ -484,7 +496,7 @@ describe("editing an imported album in the pastor area", () => {
           },
         },
       }),
-      { timeoutMs: 5000 },
+      { timeoutMs: 5000, localOrigins: [base] },
     );
     await addPastor();
     const session = await signIn(PASTOR);
@@ -528,5 +540,68 @@ describe("editing an imported album in the pastor area", () => {
     expect(saved.status).toBe(302);
     expect((await galleryRows(title)).map((r) => r.key)).toEqual([stored]);
     expect(await storage().exists(stored)).toBe(true);
+  });
+});
+
+describe("where images are downloaded from", () => {
+  const importOne = async (id: string, url: string, options: Parameters<typeof importFirebase>[1] = {}) => {
+    const summary = await importFirebase(
+      parseFirebaseExport({ aktualnosci: { [id]: { header: "Wpis", text: "T", url, date: "2021-01-01" } } }),
+      { timeoutMs: 5000, ...options },
+    );
+    return summary.failures.map((f) => f.reason);
+  };
+  const redirectTo = (target: string) => `${base}/redirect/${encodeURIComponent(target)}`;
+
+  it("is only the old site's file host", async () => {
+    expect(await importOne("1700000000001", `${base}/a.jpg`)).toEqual([
+      `adres spoza https://firebasestorage.googleapis.com: nie pobrano`,
+    ]);
+  });
+
+  it("refuses a loopback address of an allowed host, found after DNS resolution", async () => {
+    const port = new URL(base).port;
+    expect(
+      await importOne("1700000000002", `http://localhost:${port}/a.jpg`, {
+        extraOrigins: [`http://localhost:${port}`],
+      }),
+    ).toEqual([expect.stringMatching(/^adres prywatny lub lokalny \((127\.0\.0\.1|::1)\): nie pobrano$/)]);
+    expect(await importOne("1700000000003", `${base}/a.jpg`, { extraOrigins: [base] })).toEqual([
+      "adres prywatny lub lokalny (127.0.0.1): nie pobrano",
+    ]);
+    const [row] = await (await db()).select().from(articles).where(eq(articles.id, "1700000000003"));
+    expect(row.imageKey).toBe(`${base}/a.jpg`);
+  });
+
+  it("checks every redirect hop", async () => {
+    const port = new URL(base).port;
+    expect(
+      await importOne("1700000000004", redirectTo(`http://localhost:${port}/a.jpg`), { localOrigins: [base] }),
+    ).toEqual([
+      `przekierowanie na adres spoza https://firebasestorage.googleapis.com (http://localhost:${port}): nie pobrano`,
+    ]);
+    expect(await importOne("1700000000005", redirectTo(`${base}/a.jpg`), { localOrigins: [base] })).toEqual([]);
+    const loop = redirectTo(redirectTo(redirectTo(redirectTo(redirectTo(`${base}/a.jpg`)))));
+    expect(await importOne("1700000000006", loop, { localOrigins: [base] })).toEqual(["zbyt wiele przekierowań"]);
+  });
+
+  it.each([
+    ["127.0.0.1", true],
+    ["10.1.2.3", true],
+    ["172.20.0.1", true],
+    ["192.168.1.10", true],
+    ["169.254.169.254", true],
+    ["100.64.0.1", true],
+    ["0.0.0.0", true],
+    ["::1", true],
+    ["::", true],
+    ["fe80::1", true],
+    ["fd00::1", true],
+    ["::ffff:127.0.0.1", true],
+    ["::ffff:7f00:1", true],
+    ["142.250.186.138", false],
+    ["2a00:1450:401b:800::200a", false],
+  ])("counts %s as private or local: %s", (address, expected) => {
+    expect(isPrivateAddress(address)).toBe(expected);
   });
 });

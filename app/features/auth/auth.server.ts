@@ -91,13 +91,15 @@ export async function requireUser(request: Request, { redirectTo = HOME_PATH } =
 }
 
 /**
- * A same-site path to go to after sign-in, or the panel. Anything that a
- * browser could read as another host (`//x`, `/\x`, `https://x`, control
- * characters that browsers strip) falls back to the panel.
+ * A same-site path to go to after sign-in, or the panel. The check runs on
+ * the normalised URL: `/.//x`, `/a/..//x` and `/%2e//x` only become `//x`
+ * (another host to a browser) once dot-segments are resolved. Backslashes
+ * (read as `/` by browsers) and control characters (stripped by browsers)
+ * fall back to the panel before parsing.
  */
 export function safeRedirect(to: unknown, fallback = PANEL_PATH): string {
   if (typeof to !== "string" || to.length > 2000) return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || /[\\\u0000-\u0020\u007f]/.test(to)) return fallback;
+  if (!to.startsWith("/") || /[\\\u0000-\u0020\u007f]/.test(to)) return fallback;
   const base = "http://same-site.invalid";
   let url: URL;
   try {
@@ -106,6 +108,7 @@ export function safeRedirect(to: unknown, fallback = PANEL_PATH): string {
     return fallback;
   }
   if (url.origin !== base) return fallback;
+  if (!url.pathname.startsWith("/") || url.pathname.startsWith("//")) return fallback;
   const path = `${url.pathname}${url.search}${url.hash}`;
   // Back to the login page would only bounce to the panel.
   return path.startsWith(LOGIN_PATH) ? fallback : path;

@@ -35,14 +35,19 @@ export function sessionSecrets(): string[] {
   const cfg = config();
   if (cfg.sessionSecrets.length) return cfg.sessionSecrets;
   const file = path.join(cfg.dataDir, "session-secret");
-  const read = () => fs.readFileSync(file, "utf8").trim();
+  // A short secret (hand-written, cut off) would let cookies be forged: the
+  // operator replaces it, the server never does silently.
+  const read = () => {
+    const secret = fs.readFileSync(file, "utf8").trim();
+    if (secret.length < 32) throw new WeakSessionSecret(file, secret.length);
+    return secret;
+  };
   try {
-    const existing = read();
-    if (existing.length >= 32) return [existing];
+    return [read()];
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  fs.mkdirSync(cfg.dataDir, { recursive: true });
+  fs.mkdirSync(cfg.dataDir, { recursive: true, mode: 0o700 });
   const secret = crypto.randomBytes(32).toString("base64url");
   try {
     fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
@@ -56,6 +61,15 @@ export function sessionSecrets(): string[] {
 
 /** The session cookie's name: plain in development and tests, __Host- in production. */
 export const SESSION_COOKIE_NAMES = ["session", "__Host-session"] as const;
+
+export class WeakSessionSecret extends Error {
+  constructor(file: string, length: number) {
+    super(
+      `${file} holds a secret of ${length} characters; at least 32 are needed. ` +
+        "Put a longer random one in it (openssl rand -base64 32) or delete the file to have one made; either signs every session out.",
+    );
+  }
+}
 
 let storage: SessionStorage<{ sid: string }> | undefined;
 
