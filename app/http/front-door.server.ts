@@ -92,12 +92,12 @@ type ServerSocket = Socket & { server?: { keepAliveTimeout?: number } };
  * whose upload is cut off shows a reset connection, not the answer. So:
  * - the app's giving up on the body (Remix's stream of it cancelled, which
  *   destroys the request and its connection) waits until the answer is out;
- * - then the rest of the body is read and dropped, up to DRAIN_MAX_BYTES
+ * - then the rest of the body is read and dropped, up to `maxBytes`
  *   (beyond that the connection is closed), and only then does a
  *   `Connection: close` exchange end the connection.
  * Node's limit on receiving a whole request (requestTimeout) still applies.
  */
-function finishReadingBody(req: IncomingMessage, res: ServerResponse) {
+export function finishReadingBody(req: IncomingMessage, res: ServerResponse, maxBytes = DRAIN_MAX_BYTES) {
   const socket = req.socket as ServerSocket;
   const destroy = req.destroy;
   const destroySoon = socket.destroySoon;
@@ -110,18 +110,19 @@ function finishReadingBody(req: IncomingMessage, res: ServerResponse) {
     return destroy.call(this, error);
   } as IncomingMessage["destroy"];
   socket.destroySoon = function (this: Socket) {
-    if (req.readableEnded || socket.destroyed) return destroySoon.call(this);
+    if (req.complete || socket.destroyed) return destroySoon.call(this);
     req.once("end", () => destroySoon.call(socket));
   };
   res.once("finish", () => {
-    if (req.readableEnded || req.destroyed || socket.destroyed) return restore();
+    // All of it arrived (or none is coming): nothing on the wire to wait for.
+    if (req.complete || req.destroyed || socket.destroyed) return restore();
     req.destroy = destroy;
     // The app is done with the request: its readers go, a counter takes over.
     req.removeAllListeners("data");
     let drained = 0;
     req.on("data", (chunk: Buffer) => {
       drained += chunk.byteLength;
-      if (drained > DRAIN_MAX_BYTES) req.destroy();
+      if (drained > maxBytes) req.destroy();
     });
     req.once("end", () => {
       socket.destroySoon = destroySoon;
