@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isIP } from "node:net";
+import { isIP, type Socket } from "node:net";
 import { pinoHttp } from "pino-http";
 import { pageCache } from "~/http/page-cache.server";
 import { baseSecurityHeaders } from "~/http/security-headers.server";
@@ -21,6 +21,8 @@ import { logger } from "~/services/logger.server";
  *   would throw on it and answer 500, logging a stack as an error);
  * - the client's address, handed to the app through requestContext;
  * - the page cache: anonymous views of public pages served from memory.
+ * - the rest of a request body the app did not read (a refused upload) is
+ *   read and thrown away, so the browser shows the answer.
  */
 
 type Next = () => void;
@@ -104,10 +106,66 @@ function withDefaultHeaders(res: ServerResponse) {
   } as ServerResponse["writeHead"];
 }
 
+// A refused body is read this far (beyond the largest upload the app takes);
+// a client that sends more loses its connection.
+export const DRAIN_MAX_BYTES = 256 * 1024 * 1024;
+
+type ServerSocket = Socket & { server?: { keepAliveTimeout?: number } };
+
+/**
+ * A post refused before its body is read (a bad form token, too large, the
+ * wrong type) is answered while the browser is still sending; a browser
+ * whose upload is cut off shows a reset connection, not the answer. So:
+ * - the app's giving up on the body (Remix's stream of it cancelled, which
+ *   destroys the request and its connection) waits until the answer is out;
+ * - then the rest of the body is read and dropped, up to `maxBytes`
+ *   (beyond that the connection is closed), and only then does a
+ *   `Connection: close` exchange end the connection.
+ * Node's limit on receiving a whole request (requestTimeout) still applies.
+ */
+export function finishReadingBody(req: IncomingMessage, res: ServerResponse, maxBytes = DRAIN_MAX_BYTES) {
+  const socket = req.socket as ServerSocket;
+  const destroy = req.destroy;
+  const destroySoon = socket.destroySoon;
+  const restore = () => {
+    req.destroy = destroy;
+    socket.destroySoon = destroySoon;
+  };
+  req.destroy = function (this: IncomingMessage, error?: Error) {
+    if (!res.writableFinished && !socket.destroyed) return this;
+    return destroy.call(this, error);
+  } as IncomingMessage["destroy"];
+  socket.destroySoon = function (this: Socket) {
+    if (req.complete || socket.destroyed) return destroySoon.call(this);
+    req.once("end", () => destroySoon.call(socket));
+  };
+  res.once("finish", () => {
+    // All of it arrived (or none is coming): nothing on the wire to wait for.
+    if (req.complete || req.destroyed || socket.destroyed) return restore();
+    req.destroy = destroy;
+    // The app is done with the request: its readers go, a counter takes over.
+    req.removeAllListeners("data");
+    let drained = 0;
+    req.on("data", (chunk: Buffer) => {
+      drained += chunk.byteLength;
+      if (drained > maxBytes) req.destroy();
+    });
+    req.once("end", () => {
+      socket.destroySoon = destroySoon;
+      // Back to waiting for the next request on this connection.
+      if (!socket.destroyed) socket.setTimeout((socket.server?.keepAliveTimeout ?? 5000) + 1000);
+    });
+    // The keep-alive timer Node started does not see the bytes read here.
+    socket.setTimeout(0);
+    req.resume();
+  });
+}
+
 /** Handles a request before remix-serve's app does; `next` hands it on. */
 export function frontDoor(req: IncomingMessage, res: ServerResponse, next: Next) {
   accessLog(req, res);
   withDefaultHeaders(res);
+  finishReadingBody(req, res);
   try {
     decodeURIComponent(pathOf(req));
   } catch {

@@ -27,3 +27,14 @@ it("marks the login form's cookie Secure too", async () => {
   const { res } = await openLoginPage();
   expect(setCookieLine(res, "login_csrf")).toMatch(/; Secure/);
 });
+
+it("sets the device token HttpOnly, SameSite=Lax and Secure, for the login page only, for a year", async () => {
+  const res = await submitLogin(PASTOR);
+  expect(res.status).toBe(302);
+  const line = setCookieLine(res, "device")!;
+  expect(line).toBeDefined();
+  for (const flag of [/; HttpOnly/, /; Secure/, /; SameSite=Lax/, /; Path=\/strefapastora\/logowanie(;|$)/]) {
+    expect(line).toMatch(flag);
+  }
+  expect(line).toMatch(/; Max-Age=31536000/);
+});

@@ -181,7 +181,9 @@ describe("an e-mail attacked from many addresses", () => {
     for (let i = 0; i < 200; i++) {
       await d.insert(loginFailures).values({ address: `192.0.2.${i}`, email: PASTOR.email, at: new Date(now - 1000) });
     }
-    expect((await submitLogin(PASTOR, { address: "198.51.100.20" })).status).toBe(429);
+    const slowed = await submitLogin(PASTOR, { address: "198.51.100.20" });
+    expect(slowed.status).toBe(429);
+    expect((await slowed.json()).error).toBe("Zbyt wiele prób logowania na to konto. Spróbuj ponownie za 5 min.");
     now += LOGIN_LIMITS.perEmailMaxDelayMs;
     expect((await submitLogin(PASTOR, { address: "198.51.100.20" })).status).toBe(302);
   });

@@ -22,7 +22,9 @@ export class LoginRefusedError extends Error {
       reason === "locked"
         ? `Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za ${Math.ceil(retryAfterSeconds / 60)} min.`
         : reason === "slowed"
-          ? `Zbyt wiele prób logowania na to konto. Spróbuj ponownie za ${retryAfterSeconds} s.`
+          ? `Zbyt wiele prób logowania na to konto. Spróbuj ponownie za ${
+              retryAfterSeconds < 60 ? `${retryAfterSeconds} s` : `${Math.ceil(retryAfterSeconds / 60)} min`
+            }.`
           : // The same words whether the e-mail exists or not.
             "Niepoprawne dane logowania!",
     );
