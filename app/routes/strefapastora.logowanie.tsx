@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { LoginRefusedError, authenticator, getUser, safeRedirect } from "~/features/auth/auth.server";
 import { forbidden, isSameOrigin, isValidLoginCsrf, loginCsrfToken } from "~/features/auth/csrf.server";
 import { CSRF_FIELD } from "~/lib/csrf";
+import { readBodyCapped } from "~/services/streams.server";
 import { clientAddress } from "~/http/request-context.server";
 import { createSession, destroySession } from "~/features/auth/session.server";
 import { deviceTokenCookie } from "~/features/auth/device-token.server";
@@ -26,8 +27,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ redirectTo, csrf: token }, { headers });
 }
 
+const LOGIN_FORM_MAX_BYTES = 16 * 1024;
+
 export async function action({ request }: ActionFunctionArgs) {
   if (!isSameOrigin(request)) throw forbidden();
+  // A sign-in form is a few short fields: a larger body is refused unread.
+  const body = await readBodyCapped(request, LOGIN_FORM_MAX_BYTES);
+  if (!body) return json({ error: "Formularz jest zbyt duży.", email: "" }, { status: 413 });
+  // The bytes read, as a request again: the authenticator reads the form too.
+  request = new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(body) });
   const form = await request.clone().formData();
   const email = String(form.get("email") ?? "").slice(0, 254);
   const redirectTo = safeRedirect(form.get("redirectTo"));
