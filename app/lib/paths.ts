@@ -40,6 +40,9 @@ export const PASTOR_ARTICLES_PATH = "/strefapastora/artykuly";
 export const ADD_ARTICLE_PATH = "/strefapastora/artykuly/dodaj";
 export const pastorArticlePath = (id: string) => `${PASTOR_ARTICLES_PATH}/${encodeURIComponent(id)}`;
 export const editArticlePath = (id: string) => `${PASTOR_ARTICLES_PATH}/edytuj/${encodeURIComponent(id)}`;
+/** Where the article forms' upload script posts (the contract: app/components/upload-progress.tsx). */
+export const ADD_ARTICLE_UPLOAD_PATH = `${ADD_ARTICLE_PATH}/wyslij`;
+export const editArticleUploadPath = (id: string) => `${editArticlePath(id)}/wyslij`;
 
 export const PASTOR_GALLERIES_PATH = "/strefapastora/galeria";
 /** Where an unknown album sends the pastor: the original site's rule, with its trailing slash. */

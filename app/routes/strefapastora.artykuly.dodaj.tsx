@@ -6,11 +6,11 @@ import { Field, FormError, TextAreaField } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput } from "~/components/pastor";
 import { UploadProgress, useUploadForm } from "~/components/upload-progress";
-import { redirectWithFlash } from "~/http/flash.server";
-import { createArticle } from "~/features/articles/articles.server";
+import { pageReply } from "~/http/form-reply.server";
+import { type ArticleRefusal, submitArticleForm } from "~/features/articles/article-form.server";
+import type { ArticleField } from "~/features/articles/articles.server";
 import { HEADER_MAX } from "~/features/articles/limits";
-import { parseUpload } from "~/services/upload.server";
-import { ADD_ARTICLE_PATH, PASTOR_ARTICLES_PATH } from "~/lib/paths";
+import { ADD_ARTICLE_PATH, ADD_ARTICLE_UPLOAD_PATH, PASTOR_ARTICLES_PATH } from "~/lib/paths";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };
@@ -19,59 +19,22 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyl
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
-// One photo and a few text fields; the photo may be as big as a phone makes it.
-const UPLOAD_LIMITS = { maxFiles: 1, maxFields: 20 };
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   return json({ csrf: user.csrf });
 }
 
-/** What the pastor typed, sent back with a refusal so the form keeps it. */
-function typed(fields: URLSearchParams) {
-  return { header: fields.get("header") ?? "", text: fields.get("text") ?? "", date: fields.get("date") ?? "" };
-}
-
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const upload = await parseUpload(request, UPLOAD_LIMITS);
-  if (!upload.ok) {
-    return json(
-      { error: upload.message, fields: [] as string[], values: typed(upload.fields), hadImage: true },
-      { status: upload.status },
-    );
-  }
-  try {
-    const file = upload.files.find((f) => f.field === "image");
-    const result = await createArticle({
-      header: upload.fields.get("header"),
-      text: upload.fields.get("text"),
-      date: upload.fields.get("date"),
-      image: file ? { input: file.path, name: file.name } : null,
-    });
-    if (!result.ok) {
-      return json(
-        {
-          error: result.message,
-          fields: (result.fields ?? []) as string[],
-          values: typed(upload.fields),
-          hadImage: Boolean(file),
-        },
-        { status: result.status },
-      );
-    }
-    return redirectWithFlash(PASTOR_ARTICLES_PATH, "Dodano artykuł.");
-  } finally {
-    await upload.cleanup();
-  }
+  return pageReply(await submitArticleForm(request, { kind: "add" }));
 }
 
 export default function AddArticle() {
-  const upload = useUploadForm<typeof action>();
+  const upload = useUploadForm<ArticleRefusal>(ADD_ARTICLE_UPLOAD_PATH);
   const posted = useActionData<typeof action>();
   const result = upload.data ?? posted;
   const values = result?.values;
-  const invalid = (field: string) => (result?.fields.includes(field) ? true : undefined);
+  const invalid = (field: ArticleField) => (result?.fields.includes(field) ? true : undefined);
   return (
     <section className="page pastor">
       <BackLink to={PASTOR_ARTICLES_PATH} />

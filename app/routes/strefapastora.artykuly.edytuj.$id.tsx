@@ -7,11 +7,11 @@ import { BackLink } from "~/components/layout";
 import { CsrfInput } from "~/components/pastor";
 import { Photo } from "~/components/picture";
 import { UploadProgress, useUploadForm } from "~/components/upload-progress";
-import { redirectWithFlash } from "~/http/flash.server";
-import { getArticle, isIsoDate, updateArticle } from "~/features/articles/articles.server";
+import { pageReply } from "~/http/form-reply.server";
+import { type ArticleRefusal, submitArticleForm } from "~/features/articles/article-form.server";
+import { type ArticleField, getArticle, isIsoDate } from "~/features/articles/articles.server";
 import { HEADER_MAX } from "~/features/articles/limits";
-import { parseUpload } from "~/services/upload.server";
-import { PASTOR_ARTICLES_PATH, editArticlePath } from "~/lib/paths";
+import { PASTOR_ARTICLES_PATH, editArticlePath, editArticleUploadPath } from "~/lib/paths";
 import pastorStyles from "~/styles/pastor.css";
 
 export const handle = { hydrate: true };
@@ -20,7 +20,6 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: pastorStyl
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
-const UPLOAD_LIMITS = { maxFiles: 1, maxFields: 20 };
 const PREVIEW_HEIGHT = 150;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -37,54 +36,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-function typed(fields: URLSearchParams) {
-  return {
-    header: fields.get("header") ?? "",
-    text: fields.get("text") ?? "",
-    date: fields.get("date") ?? "",
-    changeImage: fields.get("changeImage") === "1",
-  };
-}
-
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  const upload = await parseUpload(request, UPLOAD_LIMITS);
-  if (!upload.ok) {
-    return json(
-      { error: upload.message, fields: [] as string[], values: typed(upload.fields), hadImage: true },
-      { status: upload.status },
-    );
-  }
-  try {
-    const file = upload.files.find((f) => f.field === "image");
-    const result = await updateArticle({
-      id: params.id ?? "",
-      header: upload.fields.get("header"),
-      text: upload.fields.get("text"),
-      date: upload.fields.get("date"),
-      changeImage: upload.fields.get("changeImage"),
-      image: file ? { input: file.path, name: file.name } : null,
-    });
-    if (!result.ok) {
-      return json(
-        {
-          error: result.message,
-          fields: (result.fields ?? []) as string[],
-          values: typed(upload.fields),
-          hadImage: Boolean(file),
-        },
-        { status: result.status },
-      );
-    }
-    return redirectWithFlash(PASTOR_ARTICLES_PATH, "Zapisano zmiany.");
-  } finally {
-    await upload.cleanup();
-  }
+  return pageReply(await submitArticleForm(request, { kind: "edit", id: params.id ?? "" }));
 }
 
 export default function EditArticle() {
   const { article } = useLoaderData<typeof loader>();
-  const upload = useUploadForm<typeof action>();
+  const upload = useUploadForm<ArticleRefusal>(editArticleUploadPath(article?.id ?? ""));
   const posted = useActionData<typeof action>();
   const result = upload.data ?? posted;
   if (!article) {
@@ -97,7 +56,7 @@ export default function EditArticle() {
     );
   }
   const values = result?.values ?? { ...article, changeImage: false };
-  const invalid = (field: string) => (result?.fields.includes(field) ? true : undefined);
+  const invalid = (field: ArticleField) => (result?.fields.includes(field) ? true : undefined);
   const image = article.image;
   return (
     <section className="page pastor">
