@@ -1,4 +1,4 @@
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { flashCookieHeader, redirectWithFlash } from "~/http/flash.server";
 import type { UploadReply } from "~/lib/upload-reply";
 
@@ -9,7 +9,7 @@ export type FormOutcome<Refusal> =
 /** The answer to a plain form post: a redirect, or the refusal as the page's action data. */
 export async function pageReply<Refusal>(outcome: FormOutcome<Refusal>) {
   if (outcome.ok) return redirectWithFlash(outcome.redirectTo, outcome.flash);
-  return json(outcome.refused, { status: outcome.status });
+  return data(outcome.refused, { status: outcome.status });
 }
 
 /**
@@ -21,7 +21,9 @@ export async function uploadReply<Refusal>(outcome: FormOutcome<Refusal>) {
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (outcome.ok) {
     headers.append("Set-Cookie", await flashCookieHeader(outcome.flash));
-    return json<UploadReply<Refusal>>({ redirectTo: outcome.redirectTo }, { headers });
+    const reply: UploadReply<Refusal> = { redirectTo: outcome.redirectTo };
+    return Response.json(reply, { headers });
   }
-  return json<UploadReply<Refusal>>({ refused: outcome.refused }, { status: outcome.status, headers });
+  const reply: UploadReply<Refusal> = { refused: outcome.refused };
+  return Response.json(reply, { status: outcome.status, headers });
 }

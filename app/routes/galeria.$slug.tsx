@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { Photo } from "~/components/picture";
@@ -14,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const title = titleFromSlug(raw);
   const gallery = title === null ? null : await getGalleryByTitle(title);
   if (!gallery) throw redirect(GALLERIES_PATH);
-  return json({ gallery });
+  return { gallery };
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { Field, FormError, TextAreaField } from "~/components/forms";
@@ -21,7 +20,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ csrf: user.csrf });
+  return { csrf: user.csrf };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

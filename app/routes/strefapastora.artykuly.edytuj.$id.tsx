@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { Field, FormError, TextAreaField } from "~/components/forms";
@@ -25,15 +25,15 @@ const PREVIEW_HEIGHT = 150;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const article = await getArticle(params.id ?? "");
-  if (!article) return json({ csrf: user.csrf, article: null }, { status: 404 });
+  if (!article) return data({ csrf: user.csrf, article: null }, { status: 404 });
   const { id, header, text, date, image } = article;
   // A date input shows only YYYY-MM-DD; an older free-text date is shown
   // beside it and kept when no new date is chosen.
   const iso = isIsoDate(date);
-  return json({
+  return {
     csrf: user.csrf,
     article: { id, header, text, image, date: iso ? date : "", legacyDate: iso ? null : date },
-  });
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { LoginRefusedError, authenticator, getUser, safeRedirect } from "~/features/auth/auth.server";
 import { forbidden, isSameOrigin, isValidLoginCsrf, loginCsrfToken } from "~/features/auth/csrf.server";
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { token, setCookie } = await loginCsrfToken(request);
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (setCookie) headers.append("Set-Cookie", setCookie);
-  return json({ redirectTo, csrf: token }, { headers });
+  return data({ redirectTo, csrf: token }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -35,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const email = String(form.get("email") ?? "").slice(0, 254);
   const redirectTo = safeRedirect(form.get("redirectTo"));
   if (!(await isValidLoginCsrf(request, form.get(CSRF_FIELD)))) {
-    return json({ error: "Formularz wygasł. Spróbuj ponownie.", email }, { status: 403 });
+    return data({ error: "Formularz wygasł. Spróbuj ponownie.", email }, { status: 403 });
   }
   let user;
   try {
@@ -43,7 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof LoginRefusedError)) throw error;
     const limited = error.reason !== "invalid";
-    return json(
+    return data(
       { error: error.message, email },
       {
         status: limited ? 429 : 400,

@@ -25,5 +25,5 @@ it("sets the session cookie HttpOnly, SameSite=Lax and Secure, under the __Host-
 
 it("marks the login form's cookie Secure too", async () => {
   const { res } = await openLoginPage();
-  expect(setCookieLine(res, "login_csrf")).toMatch(/; Secure/);
+  expect(setCookieLine(res, "login_token")).toMatch(/; Secure/);
 });
