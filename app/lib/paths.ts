@@ -26,8 +26,14 @@ export const testimonyPath = (id: number) => `${ABOUT_PATH}/swiadectwa/${id}`;
 export const articlePath = (id: string) => `${NEWS_PATH}/${encodeURIComponent(id)}`;
 /** One page of the news list; the first is the list's own address. */
 export const newsPagePath = (page: number) => (page === 1 ? NEWS_PATH : `${NEWS_PATH}?strona=${page}`);
+/**
+ * An album title as the last segment of an address. Remix reads an address
+ * ending in ".data" as a data request (single fetch), so that dot goes
+ * encoded; the pages decode the segment as before.
+ */
+export const titleSegment = (title: string) => encodeURIComponent(title).replace(/\.(data)$/, "%2E$1");
 /** Public gallery address for a title, as the original site built it. */
-export const galleryPath = (title: string) => `${GALLERIES_PATH}/${encodeURIComponent(title)}`;
+export const galleryPath = (title: string) => `${GALLERIES_PATH}/${titleSegment(title)}`;
 
 // ---------------------------------------------------------------------------
 // The pastor area.
@@ -51,8 +57,8 @@ export const ADD_GALLERY_PATH = "/strefapastora/galeria/dodaj";
 /** Where the album editor's script sends photos one by one, and new orders after a drag. */
 export const GALLERY_PHOTOS_PATH = "/strefapastora/galeria/dodaj/zdjecia";
 export const EDIT_GALLERY_PREFIX = "/strefapastora/galeria/edytuj/";
-export const pastorGalleryPath = (title: string) => `${PASTOR_GALLERIES_PATH}/${encodeURIComponent(title)}`;
-export const editGalleryPath = (title: string) => `${EDIT_GALLERY_PREFIX}${encodeURIComponent(title)}`;
+export const pastorGalleryPath = (title: string) => `${PASTOR_GALLERIES_PATH}/${titleSegment(title)}`;
+export const editGalleryPath = (title: string) => `${EDIT_GALLERY_PREFIX}${titleSegment(title)}`;
 
 /** True for the pastor area's own addresses (not for e.g. /strefapastoraX). */
 export function isPastorPath(pathname: string): boolean {
