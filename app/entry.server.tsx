@@ -1,6 +1,9 @@
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
-import { renderToString } from "react-dom/server";
+// The web-streams renderer: it encodes text before buffering it, so it never
+// splits a multi-byte letter (the Node one of React 18 pads its 2 KB buffers
+// with zero bytes when a letter such as ż straddles their end).
+import { renderToReadableStream } from "react-dom/server.browser";
 import { church } from "~/content/church";
 import { DatabaseUnavailableError } from "~/services/db.server";
 import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified } from "~/http/cache.server";
@@ -43,23 +46,34 @@ export default async function handleRequest(
   }
 
   const nonce = createNonce();
-  // Rendered to a string, not streamed: no page waits on deferred data, and
-  // React 18's stream writer pads a 2 KB buffer with zero bytes when a
-  // multi-byte letter (ż, ł, …) straddles its end (fixed only in React 19).
-  const html = renderToString(
+  // Rendered whole before it is sent, not streamed: no page waits on
+  // deferred data. Not renderToString either: with single fetch <Scripts>
+  // writes the page's data through Suspense, which only a stream renders.
+  const stream = await renderToReadableStream(
     <DocumentContext.Provider value={{ nonce, inlineCss: siteCss() }}>
       <RemixServer context={remixContext} url={request.url} nonce={nonce} />
     </DocumentContext.Provider>,
+    { nonce, signal: request.signal },
   );
+  await stream.allReady;
+  const html = Buffer.from(await new Response(stream).arrayBuffer());
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   applySecurityHeaders(responseHeaders, nonce);
-  return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
+  return new Response(Buffer.concat([Buffer.from("<!DOCTYPE html>"), html]), {
+    headers: responseHeaders,
+    status: responseStatusCode,
+  });
 }
 
+/**
+ * Single fetch's data requests (`/path.data`, `/_root.data` for the home
+ * page): still handed here by Remix 2.17 after the loaders or the action ran.
+ */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
   if (unavailable.has(request)) return unavailableResponse();
   applySecurityHeaders(response.headers);
-  if (isPastorPath(new URL(request.url).pathname)) response.headers.set("Cache-Control", PRIVATE_CACHE);
+  const page = new URL(request.url).pathname.replace(/\.data$/, "");
+  if (isPastorPath(page)) response.headers.set("Cache-Control", PRIVATE_CACHE);
   return response;
 };
 

@@ -1,5 +1,4 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -33,7 +32,7 @@ function Icons() {
 
 /** The origin of absolute addresses (canonical links, sharing tags, structured data). */
 export function loader({ request }: LoaderFunctionArgs) {
-  return json<RootData>({ origin: siteOrigin(request) });
+  return { origin: siteOrigin(request) } satisfies RootData;
 }
 
 // The origin does not change while a pastor works in the hydrated area.

@@ -20,7 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { startServer } from "./lib.mjs";
+import { signIn, startServer } from "./lib.mjs";
 
 const COUNT = Number(process.env.BENCH_PHOTOS ?? 30);
 const WIDTH = 4000;
@@ -67,32 +67,10 @@ function memory(pid) {
 }
 
 /** A tiny cookie jar and a signed-in pastor session over plain HTTP. */
-async function signIn(base) {
-  const jar = new Map();
-  const keep = (res) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const eq = pair.indexOf("=");
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-  };
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const page = await fetch(`${base}/strefapastora/logowanie?_data=routes%2Fstrefapastora.logowanie`);
-  keep(page);
-  const { csrf: loginCsrf } = await page.json();
-  const login = await fetch(`${base}/strefapastora/logowanie`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Cookie: cookie(), Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrf: loginCsrf, email: ADMIN.email, password: ADMIN.password }),
-  });
-  if (login.status !== 302) throw new Error(`sign-in failed: ${login.status}`);
-  keep(login);
-  const editor = await fetch(`${base}/strefapastora/galeria/dodaj?_data=routes%2Fstrefapastora.galeria.dodaj`, {
-    headers: { Cookie: cookie() },
-  });
-  const { csrf } = await editor.json();
-  return { csrf, cookie };
+/** The session and the album editor's form token (the editor's script sends them with every post). */
+async function signInToEditor(base) {
+  const { cookie, csrf } = await signIn(base, ADMIN.email, ADMIN.password, "/strefapastora/galeria/dodaj");
+  return { csrf, cookie: () => cookie };
 }
 
 /** A multipart body: the token first, then fields, then the files (streamed from disk by fetch). */
@@ -199,7 +177,7 @@ async function run(mode, files) {
     env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, MALLOC_ARENA_MAX: "2" },
   });
   try {
-    const session = await signIn(server.base);
+    const session = await signInToEditor(server.base);
     const idle = memory(server.pid);
     const started = performance.now();
     const { draftId, slowestMs } = await (mode === "script" ? scriptRun : formRun)(server.base, session, files);

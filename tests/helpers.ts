@@ -22,12 +22,23 @@ export function request(path: string, init?: RequestInit) {
   return new Request(new URL(path, "http://localhost"), init);
 }
 
-/** Calls a loader or action and returns the Response it returned or threw. */
+/** What `data(value, init)` returns: the value and the status and headers to send it with. */
+function isDataWithInit(v: unknown): v is { type: "DataWithResponseInit"; data: unknown; init: ResponseInit | null } {
+  return typeof v === "object" && v !== null && (v as { type?: unknown }).type === "DataWithResponseInit";
+}
+
+/**
+ * Calls a loader or action and returns the Response it returned or threw;
+ * data (a plain object, or `data()` with a status and headers) becomes the
+ * JSON Response it stands for, so tests read every answer the same way.
+ */
 export async function settle(fn: () => unknown): Promise<Response> {
   try {
     const result = await fn();
     if (result instanceof Response) return result;
-    throw new Error(`Expected a Response, got ${typeof result}`);
+    if (isDataWithInit(result)) return Response.json(result.data, result.init ?? undefined);
+    if (typeof result === "object" && result !== null) return Response.json(result);
+    throw new Error(`Expected a Response or data, got ${typeof result}`);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;

@@ -6,7 +6,7 @@ import { LOGOUT_PATH, PANEL_PATH } from "~/lib/paths";
 
 /**
  * The token of this session, from the nearest route whose loader returned
- * `csrf` (requireUser gives it: `return json({ ..., csrf: user.csrf })`).
+ * `csrf` (requireUser gives it: `return { ..., csrf: user.csrf }`).
  */
 export function useCsrfToken(): string {
   const matches = useMatches();

@@ -1,19 +1,27 @@
-import type { SerializeFrom } from "@remix-run/node";
-import { useMatches, useNavigate } from "@remix-run/react";
+import { useNavigate } from "@remix-run/react";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 
 /**
- * Upload forms (a photo plus text) sent with a progress bar. A plain
- * `<form method="post" encType="multipart/form-data">` works without
- * JavaScript; with it, `onSubmit` sends the same body with XMLHttpRequest
- * (fetch reports no upload progress) as a Remix data request to the route's
- * action:
- * - a redirect comes back as 204 with X-Remix-Redirect: we navigate there;
- * - data the action returned (an error with the typed values) comes back as
- *   JSON marked X-Remix-Response: it is handed to the page as `data`;
- * - anything else (a thrown 403, a 5xx, a lost connection) is a failure.
+ * Upload forms (a photo plus text) sent with a progress bar.
  *
- *   const upload = useUploadForm<typeof action>();
+ * Without JavaScript a plain `<form method="post" encType="multipart/form-data">`
+ * posts to the page's own action, which redirects or renders the page again
+ * with the refusal. With JavaScript, `onSubmit` sends the same body with
+ * XMLHttpRequest (fetch reports no upload progress) to the page's upload
+ * route, a resource route of ours, e.g. /strefapastora/artykuly/dodaj/wyslij.
+ * The contract of an upload route (its JSON: UploadReply in app/lib/upload-reply.ts):
+ * - request: POST, the form's multipart body as is (CSRF field included),
+ *   `Accept: application/json`;
+ * - saved: 200 `{ "redirectTo": "/…" }` (plus the one-time message's cookie):
+ *   the page navigates there;
+ * - refused: 4xx/5xx `{ "refused": … }`, the very data the page's action
+ *   returns to a plain post (message, typed values): handed to the page;
+ * - anything else (a refused session, a proxy's error page, a lost
+ *   connection) is a failure shown as UPLOAD_FAILED_MESSAGE.
+ * Both routes call the same function of the feature's .server module and
+ * answer through app/http/form-reply.server.ts (pageReply / uploadReply).
+ *
+ *   const upload = useUploadForm<ArticleRefusal>(uploadUrl);
  *   const result = upload.data ?? useActionData<typeof action>();
  *   <form method="post" encType="multipart/form-data" onSubmit={upload.onSubmit}>
  *     <CsrfInput /> …
@@ -25,94 +33,123 @@ export const UPLOAD_FAILED_MESSAGE = "Nie udało się wysłać formularza. Spraw
 
 type Phase = "idle" | "uploading" | "processing" | "done";
 
-export interface UploadForm<T> {
+export interface UploadForm<Refusal> {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   /** Between sending and the answer; the submit button is disabled meanwhile. */
   busy: boolean;
   phase: Phase;
   /** Share of the body sent (0–1) while uploading; null when the browser cannot tell. */
   progress: number | null;
-  /** The action's answer when it did not redirect (a refusal with the typed values). */
-  data: SerializedData<T> | undefined;
+  /** The route's refusal (the message and the typed values). */
+  data: Refusal | undefined;
   /** A Polish message when the request itself failed. */
   failure: string | null;
 }
 
-// What useActionData<typeof action>() yields.
-type SerializedData<T> = SerializeFrom<T>;
+/** What came back from a post: its status and parsed JSON (null when the body was not JSON), or null when nothing came. */
+export type PostAnswer = { status: number; json: unknown } | null;
 
-export function useUploadForm<T = unknown>({ routeId }: { routeId?: string } = {}): UploadForm<T> {
-  const matches = useMatches();
-  const leafId = routeId ?? matches[matches.length - 1].id;
+/**
+ * POSTs a body with XMLHttpRequest, reporting the share sent (null when the
+ * browser cannot tell) and the moment the body is all sent; the one
+ * transport of the site's upload scripts.
+ */
+export function postWithProgress(
+  url: string,
+  body: FormData,
+  {
+    headers = {},
+    onProgress,
+    onSent,
+    onStart,
+  }: {
+    headers?: Record<string, string>;
+    onProgress?: (share: number | null) => void;
+    onSent?: () => void;
+    /** Receives the request, e.g. to abort it. */
+    onStart?: (xhr: XMLHttpRequest) => void;
+  } = {},
+): Promise<PostAnswer> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.setRequestHeader("Accept", "application/json");
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (e) => onProgress?.(e.lengthComputable ? e.loaded / e.total : null);
+    xhr.upload.onload = () => onSent?.();
+    xhr.onload = () => {
+      let json: unknown = null;
+      if (/\bapplication\/json\b/.test(xhr.getResponseHeader("Content-Type") ?? "")) {
+        try {
+          json = JSON.parse(xhr.responseText);
+        } catch {
+          // Treated as no answer.
+        }
+      }
+      resolve({ status: xhr.status, json });
+    };
+    xhr.onerror = xhr.ontimeout = xhr.onabort = () => resolve(null);
+    onStart?.(xhr);
+    xhr.send(body);
+  });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/** The form's submit handler and what the page shows of the upload; `url` is the page's upload route. */
+export function useUploadForm<Refusal>(url: string): UploadForm<Refusal> {
   const navigate = useNavigate();
   const [phase, setPhase] = useState<Phase>("idle");
   const [progress, setProgress] = useState<number | null>(null);
-  const [data, setData] = useState<SerializedData<T> | undefined>(undefined);
+  const [data, setData] = useState<Refusal | undefined>(undefined);
   const [failure, setFailure] = useState<string | null>(null);
   // A ref, not state: a second submit in the same tick must see the first.
   const sending = useRef<XMLHttpRequest | null>(null);
+  const mounted = useRef(true);
 
-  useEffect(() => () => sending.current?.abort(), []);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      sending.current?.abort();
+    };
+  }, []);
 
   const onSubmit = useCallback(
     (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
       if (sending.current) return;
-      const form = event.currentTarget;
-      const url = new URL(form.action, window.location.href);
-      url.searchParams.set("_data", leafId);
-      const body = new FormData(form);
-
-      const xhr = new XMLHttpRequest();
-      sending.current = xhr;
+      const body = new FormData(event.currentTarget);
       setPhase("uploading");
       setProgress(0);
       // The previous answer goes, so the next one is announced afresh.
       setData(undefined);
       setFailure(null);
-
-      const finish = () => {
+      void postWithProgress(url, body, {
+        onStart: (xhr) => (sending.current = xhr),
+        onProgress: setProgress,
+        // Sent; the server now checks and scales the photo.
+        onSent: () => {
+          setProgress(1);
+          setPhase("processing");
+        },
+      }).then((answer) => {
         sending.current = null;
-      };
-      xhr.upload.onprogress = (e) => setProgress(e.lengthComputable ? e.loaded / e.total : null);
-      // Sent; the server now checks and scales the photo.
-      xhr.upload.onload = () => {
-        setProgress(1);
-        setPhase("processing");
-      };
-      xhr.onload = () => {
-        finish();
-        const redirectTo = xhr.getResponseHeader("X-Remix-Redirect");
-        if (redirectTo) {
+        if (!mounted.current) return;
+        // Checked field by field: the body may come from anything between us and the server.
+        const reply: { redirectTo?: unknown; refused?: unknown } = isObject(answer?.json) ? answer.json : {};
+        if (answer?.status === 200 && typeof reply.redirectTo === "string") {
           setPhase("done");
-          if (xhr.getResponseHeader("X-Remix-Reload-Document")) window.location.assign(redirectTo);
-          else navigate(redirectTo);
+          navigate(reply.redirectTo);
           return;
         }
         setPhase("idle");
         setProgress(null);
-        const isJson = /\bapplication\/json\b/.test(xhr.getResponseHeader("Content-Type") ?? "");
-        if (isJson && xhr.getResponseHeader("X-Remix-Response") === "yes") {
-          try {
-            setData(JSON.parse(xhr.responseText));
-            return;
-          } catch {
-            // Falls through to the generic failure.
-          }
-        }
-        setFailure(UPLOAD_FAILED_MESSAGE);
-      };
-      xhr.onerror = xhr.ontimeout = () => {
-        finish();
-        setPhase("idle");
-        setProgress(null);
-        setFailure(UPLOAD_FAILED_MESSAGE);
-      };
-      xhr.onabort = finish;
-      xhr.open("POST", url.toString());
-      xhr.send(body);
+        if (answer && answer.status >= 400 && isObject(reply.refused)) setData(reply.refused as Refusal);
+        else setFailure(UPLOAD_FAILED_MESSAGE);
+      });
     },
-    [leafId, navigate],
+    [url, navigate],
   );
 
   return { onSubmit, busy: phase !== "idle", phase, progress, data, failure };

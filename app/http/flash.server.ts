@@ -19,9 +19,14 @@ const flashCookie = () =>
     secrets: sessionSecrets(),
   });
 
+/** The Set-Cookie value that leaves `message` for the next page. */
+export async function flashCookieHeader(message: string): Promise<string> {
+  return flashCookie().serialize(message.slice(0, 500));
+}
+
 export async function redirectWithFlash(to: string, message: string, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
-  headers.append("Set-Cookie", await flashCookie().serialize(message.slice(0, 500)));
+  headers.append("Set-Cookie", await flashCookieHeader(message));
   return redirect(to, { ...init, headers });
 }
 

@@ -26,8 +26,14 @@ export const testimonyPath = (id: number) => `${ABOUT_PATH}/swiadectwa/${id}`;
 export const articlePath = (id: string) => `${NEWS_PATH}/${encodeURIComponent(id)}`;
 /** One page of the news list; the first is the list's own address. */
 export const newsPagePath = (page: number) => (page === 1 ? NEWS_PATH : `${NEWS_PATH}?strona=${page}`);
+/**
+ * An album title as the last segment of an address. Remix reads an address
+ * ending in ".data" as a data request (single fetch), so that dot goes
+ * encoded; the pages decode the segment as before.
+ */
+export const titleSegment = (title: string) => encodeURIComponent(title).replace(/\.(data)$/, "%2E$1");
 /** Public gallery address for a title, as the original site built it. */
-export const galleryPath = (title: string) => `${GALLERIES_PATH}/${encodeURIComponent(title)}`;
+export const galleryPath = (title: string) => `${GALLERIES_PATH}/${titleSegment(title)}`;
 
 // ---------------------------------------------------------------------------
 // The pastor area.
@@ -41,6 +47,9 @@ export const DEVICES_PATH = "/strefapastora/urzadzenia";
 export const ADD_ARTICLE_PATH = "/strefapastora/artykuly/dodaj";
 export const pastorArticlePath = (id: string) => `${PASTOR_ARTICLES_PATH}/${encodeURIComponent(id)}`;
 export const editArticlePath = (id: string) => `${PASTOR_ARTICLES_PATH}/edytuj/${encodeURIComponent(id)}`;
+/** Where the article forms' upload script posts (the contract: app/components/upload-progress.tsx). */
+export const ADD_ARTICLE_UPLOAD_PATH = `${ADD_ARTICLE_PATH}/wyslij`;
+export const editArticleUploadPath = (id: string) => `${editArticlePath(id)}/wyslij`;
 
 export const PASTOR_GALLERIES_PATH = "/strefapastora/galeria";
 /** Where an unknown album sends the pastor: the original site's rule, with its trailing slash. */
@@ -49,8 +58,8 @@ export const ADD_GALLERY_PATH = "/strefapastora/galeria/dodaj";
 /** Where the album editor's script sends photos one by one, and new orders after a drag. */
 export const GALLERY_PHOTOS_PATH = "/strefapastora/galeria/dodaj/zdjecia";
 export const EDIT_GALLERY_PREFIX = "/strefapastora/galeria/edytuj/";
-export const pastorGalleryPath = (title: string) => `${PASTOR_GALLERIES_PATH}/${encodeURIComponent(title)}`;
-export const editGalleryPath = (title: string) => `${EDIT_GALLERY_PREFIX}${encodeURIComponent(title)}`;
+export const pastorGalleryPath = (title: string) => `${PASTOR_GALLERIES_PATH}/${titleSegment(title)}`;
+export const editGalleryPath = (title: string) => `${EDIT_GALLERY_PREFIX}${titleSegment(title)}`;
 
 /** True for the pastor area's own addresses (not for e.g. /strefapastoraX). */
 export function isPastorPath(pathname: string): boolean {

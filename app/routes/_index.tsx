@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { TransferDetails } from "~/features/giving/donation";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
@@ -14,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const accepted = await policyAccepted(request);
   // The page differs only for visitors who accepted without JavaScript
   // (cookie); everyone else shares one cacheable copy.
-  return json(
+  return data(
     { showCookieNotice: !accepted, paymentCodeSrc: paymentCodeSrc() },
     { headers: accepted ? { "Cache-Control": "private, no-cache", Vary: "Cookie" } : { Vary: "Cookie" } },
   );

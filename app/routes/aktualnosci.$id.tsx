@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ArticleView } from "~/features/articles/article-view";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
@@ -11,7 +11,7 @@ import { NEWS_PATH } from "~/lib/paths";
 export async function loader({ params }: LoaderFunctionArgs) {
   const article = await getArticle(params.id ?? "");
   const published = article ? (publishedAt(article)?.toISOString() ?? null) : null;
-  return json({ article, published }, { status: article ? 200 : 404 });
+  return data({ article, published }, { status: article ? 200 : 404 });
 }
 
 export const meta: MetaFunction<typeof loader> = (args) => {

@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { CardPhoto } from "~/components/picture";
@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Past the last page (or a malformed number): the first page.
   if (page > 1 && cards.length === 0) throw redirect(NEWS_PATH);
   if (raw !== null && String(page) !== raw) throw redirect(newsPagePath(page));
-  return json({ articles: cards, page, hasOlder });
+  return { articles: cards, page, hasOlder };
 }
 
 export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Aktualności") });

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { PhotoGrid } from "~/features/galleries/photo-grid";
 import { BackLink } from "~/components/layout";
@@ -13,7 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const title = titleFromSlug(raw);
   const gallery = title === null ? null : await getGalleryByTitle(title);
   if (!gallery) throw redirect(GALLERIES_PATH);
-  return json({ gallery });
+  return { gallery };
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>

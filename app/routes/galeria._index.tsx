@@ -1,5 +1,4 @@
 import type { MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CardPhoto } from "~/components/picture";
 import { displayDate } from "~/lib/text";
@@ -8,7 +7,7 @@ import { galleryPath } from "~/lib/paths";
 import { pageTitle, seo } from "~/features/seo/seo";
 
 export async function loader() {
-  return json({ galleries: await listGalleryCards() });
+  return { galleries: await listGalleryCards() };
 }
 
 export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Galeria zdjęć zborowych") });

@@ -1,5 +1,4 @@
 import type { MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { TransferDetails } from "~/features/giving/donation";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
@@ -10,7 +9,7 @@ import { paymentCodeSrc } from "~/features/giving/payment-qr.server";
 import { pageTitle, seo } from "~/features/seo/seo";
 
 export function loader() {
-  return json({ paymentCodeSrc: paymentCodeSrc() });
+  return { paymentCodeSrc: paymentCodeSrc() };
 }
 
 export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Kontakt") });

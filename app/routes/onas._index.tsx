@@ -1,5 +1,4 @@
 import type { MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Photo } from "~/components/picture";
 import { church } from "~/content/church";
@@ -8,7 +7,7 @@ import { testimonyPath } from "~/lib/paths";
 import { pageTitle, seo } from "~/features/seo/seo";
 
 export async function loader() {
-  return json({ photos: await listHistoryPhotos() });
+  return { photos: await listHistoryPhotos() };
 }
 
 export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("O nas") });

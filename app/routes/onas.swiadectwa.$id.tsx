@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
 import { church } from "~/content/church";
@@ -10,7 +10,7 @@ import { ABOUT_PATH } from "~/lib/paths";
 export function loader({ params }: LoaderFunctionArgs) {
   const testimony = church.testimonies.find((t) => String(t.id) === params.id);
   if (!testimony) throw redirect(ABOUT_PATH);
-  return json({ testimony });
+  return { testimony };
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { PastorBar } from "~/components/pastor";
@@ -8,7 +8,7 @@ import { DEVICES_PATH, LOGIN_PATH, PASTOR_ARTICLES_PATH, PASTOR_GALLERIES_PATH }
 export async function loader({ request }: LoaderFunctionArgs) {
   // The panel home alone sends strangers to the login page (the original site's rule).
   const user = await requireUser(request, { redirectTo: LOGIN_PATH });
-  return json({ email: user.email, csrf: user.csrf }, { headers: { "Cache-Control": "no-store" } });
+  return data({ email: user.email, csrf: user.csrf }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export default function PastorHome() {

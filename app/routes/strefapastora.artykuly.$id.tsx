@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { ArticleView } from "~/features/articles/article-view";
@@ -14,7 +14,7 @@ import { PASTOR_ARTICLES_PATH, pastorArticlePath } from "~/lib/paths";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const article = await getArticle(params.id ?? "");
-  return json({ csrf: user.csrf, article }, { status: article ? 200 : 404 });
+  return data({ csrf: user.csrf, article }, { status: article ? 200 : 404 });
 }
 
 // A delete form carries three short fields; anything much bigger is not one.
@@ -29,18 +29,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const id = params.id ?? "";
   if (Number(request.headers.get("Content-Length")) > MAX_FORM_BYTES) {
-    return json({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
+    return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
   }
   const form = await request.formData().catch(() => null);
-  if (!form || form.get("intent") !== "delete") return json({ error: UPLOAD_MESSAGES.malformed }, { status: 400 });
+  if (!form || form.get("intent") !== "delete") return data({ error: UPLOAD_MESSAGES.malformed }, { status: 400 });
 
   if (form.get("confirmed") !== "1") {
     const header = await getArticleHeader(id);
-    if (header === null) return json({ error: ARTICLE_MESSAGES.notFound }, { status: 404 });
-    return json({ confirm: deleteQuestion(header) });
+    if (header === null) return data({ error: ARTICLE_MESSAGES.notFound }, { status: 404 });
+    return { confirm: deleteQuestion(header) };
   }
   const result = await deleteArticle({ id });
-  if (!result.ok) return json({ error: result.message }, { status: result.status });
+  if (!result.ok) return data({ error: result.message }, { status: result.status });
   return redirectWithFlash(PASTOR_ARTICLES_PATH, "Usunięto artykuł.");
 }
 

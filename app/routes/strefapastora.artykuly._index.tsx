@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { ConfirmButton } from "~/components/confirm";
@@ -15,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { flash, headers } = await readFlash(request);
   const articles = (await listArticleCards()).map((a) => ({ ...a, question: deleteQuestion(a.header) }));
-  return json({ email: user.email, csrf: user.csrf, flash, articles }, { headers });
+  return data({ email: user.email, csrf: user.csrf, flash, articles }, { headers });
 }
 
 export default function PastorArticles() {

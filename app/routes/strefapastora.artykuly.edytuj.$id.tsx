@@ -1,86 +1,40 @@
-import { isCalendarDate } from "~/lib/text";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { data } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
-import { Field, FormError, TextAreaField } from "~/components/forms";
+import { Field } from "~/components/forms";
 import { BackLink } from "~/components/layout";
-import { CsrfInput } from "~/components/pastor";
 import { Photo } from "~/components/picture";
-import { UploadProgress, useUploadForm } from "~/components/upload-progress";
-import { redirectWithFlash } from "~/http/flash.server";
-import { getArticle, updateArticle } from "~/features/articles/articles.server";
-import { HEADER_MAX } from "~/features/articles/limits";
-import { parseUpload } from "~/services/upload.server";
-import { PASTOR_ARTICLES_PATH, editArticlePath } from "~/lib/paths";
+import { pageReply } from "~/http/form-reply.server";
+import { submitArticleForm } from "~/features/articles/article-form.server";
+import { ArticleForm, HeaderField, TextField } from "~/features/articles/article-form";
+import { getArticle } from "~/features/articles/articles.server";
+import { isCalendarDate } from "~/lib/text";
+import { PASTOR_ARTICLES_PATH, editArticlePath, editArticleUploadPath } from "~/lib/paths";
 
-const UPLOAD_LIMITS = { maxFiles: 1, maxFields: 20 };
 const PREVIEW_HEIGHT = 150;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const article = await getArticle(params.id ?? "");
-  if (!article) return json({ csrf: user.csrf, article: null }, { status: 404 });
+  if (!article) return data({ csrf: user.csrf, article: null }, { status: 404 });
   const { id, header, text, date, image } = article;
   // A date input shows only YYYY-MM-DD; an older free-text date is shown
   // beside it and kept when no new date is chosen.
   const iso = isCalendarDate(date);
-  return json({
+  return {
     csrf: user.csrf,
     article: { id, header, text, image, date: iso ? date : "", legacyDate: iso ? null : date },
-  });
-}
-
-function typed(fields: URLSearchParams) {
-  return {
-    header: fields.get("header") ?? "",
-    text: fields.get("text") ?? "",
-    date: fields.get("date") ?? "",
-    changeImage: fields.get("changeImage") === "1",
   };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  const upload = await parseUpload(request, UPLOAD_LIMITS);
-  if (!upload.ok) {
-    return json(
-      { error: upload.message, fields: [] as string[], values: typed(upload.fields), hadImage: true },
-      { status: upload.status },
-    );
-  }
-  try {
-    const file = upload.files.find((f) => f.field === "image");
-    const result = await updateArticle({
-      id: params.id ?? "",
-      header: upload.fields.get("header"),
-      text: upload.fields.get("text"),
-      date: upload.fields.get("date"),
-      changeImage: upload.fields.get("changeImage"),
-      image: file ? { input: file.path, name: file.name } : null,
-    });
-    if (!result.ok) {
-      return json(
-        {
-          error: result.message,
-          fields: (result.fields ?? []) as string[],
-          values: typed(upload.fields),
-          hadImage: Boolean(file),
-        },
-        { status: result.status },
-      );
-    }
-    return redirectWithFlash(PASTOR_ARTICLES_PATH, "Zapisano zmiany.");
-  } finally {
-    await upload.cleanup();
-  }
+  return pageReply(await submitArticleForm(request, { kind: "edit", id: params.id ?? "" }));
 }
 
 export default function EditArticle() {
   const { article } = useLoaderData<typeof loader>();
-  const upload = useUploadForm<typeof action>();
-  const posted = useActionData<typeof action>();
-  const result = upload.data ?? posted;
   if (!article) {
     return (
       <div className="page article">
@@ -90,100 +44,79 @@ export default function EditArticle() {
       </div>
     );
   }
-  const values = result?.values ?? { ...article, changeImage: false };
-  const invalid = (field: string) => (result?.fields.includes(field) ? true : undefined);
   const image = article.image;
   return (
     <section className="page pastor">
       <BackLink to={PASTOR_ARTICLES_PATH} />
       <h1>Edycja artykułu</h1>
-      <form
-        method="post"
+      <ArticleForm
+        kind="edit"
         action={editArticlePath(article.id)}
-        encType="multipart/form-data"
-        className="form article-form"
-        noValidate
-        onSubmit={upload.onSubmit}
+        uploadUrl={editArticleUploadPath(article.id)}
+        submitLabel="zatwierdź"
       >
-        <CsrfInput />
-        <FormError message={upload.failure ?? result?.error} />
-        {posted && !upload.data && posted.hadImage && values.changeImage ? (
-          <p className="field-note">Wybierz zdjęcie ponownie – przeglądarka nie zachowuje wybranego pliku.</p>
-        ) : null}
-        <Field
-          label="Nagłówek"
-          id="article-header"
-          name="header"
-          defaultValue={values.header}
-          maxLength={HEADER_MAX}
-          required
-          aria-invalid={invalid("header")}
-        />
-        <Field
-          label="Data"
-          id="article-date"
-          name="date"
-          type="date"
-          defaultValue={values.date}
-          aria-invalid={invalid("date")}
-          aria-describedby={article.legacyDate ? "article-date-note" : undefined}
-        />
-        {article.legacyDate ? (
-          <p className="field-note" id="article-date-note">
-            Obecna data: „{article.legacyDate}”. Zostanie zachowana, jeśli nie wybierzesz nowej.
-          </p>
-        ) : null}
-        <TextAreaField
-          label="Treść"
-          id="article-text"
-          name="text"
-          defaultValue={values.text}
-          required
-          aria-invalid={invalid("text")}
-        />
-        {/* A native checkbox revealing the fields through CSS (:checked ~), so it works without JavaScript. */}
-        <div className="change-image">
-          <input
-            type="checkbox"
-            id="article-change-image"
-            name="changeImage"
-            value="1"
-            className="reveal-toggle"
-            defaultChecked={values.changeImage}
-            aria-controls="article-new-image"
-            onChange={(event) => {
-              // A photo chosen and then un-ticked would be sent for nothing.
-              if (!event.currentTarget.checked) {
-                const file = event.currentTarget.form?.elements.namedItem("image");
-                if (file instanceof HTMLInputElement) file.value = "";
-              }
-            }}
-          />
-          <label htmlFor="article-change-image">Zmień zdjęcie</label>
-          <div className="reveal" id="article-new-image">
-            {image ? (
-              <Photo
-                className="current-image"
-                image={image}
-                alt="Obecne zdjęcie"
-                sizes={`${Math.ceil((PREVIEW_HEIGHT * image.width) / image.height)}px`}
+        {({ typed, invalid }) => {
+          const values = typed ?? { ...article, changeImage: false };
+          return (
+            <>
+              <HeaderField defaultValue={values.header} invalid={invalid("header")} />
+              <Field
+                label="Data"
+                id="article-date"
+                name="date"
+                type="date"
+                defaultValue={values.date}
+                aria-invalid={invalid("date")}
+                aria-describedby={article.legacyDate ? "article-date-note" : undefined}
               />
-            ) : null}
-            <Field
-              label="Nowe zdjęcie"
-              id="article-image"
-              name="image"
-              type="file"
-              accept="image/jpeg,image/png,image/webp"
-              aria-invalid={invalid("image")}
-            />
-          </div>
-        </div>
-        <UploadProgress upload={upload} />
-        <button type="submit" disabled={upload.busy} aria-busy={upload.busy || undefined}>
-          zatwierdź
-        </button>
-      </form>
+              {article.legacyDate ? (
+                <p className="field-note" id="article-date-note">
+                  Obecna data: „{article.legacyDate}”. Zostanie zachowana, jeśli nie wybierzesz nowej.
+                </p>
+              ) : null}
+              <TextField defaultValue={values.text} invalid={invalid("text")} />
+              {/* A native checkbox revealing the fields through CSS (:checked ~), so it works without JavaScript. */}
+              <div className="change-image">
+                <input
+                  type="checkbox"
+                  id="article-change-image"
+                  name="changeImage"
+                  value="1"
+                  className="reveal-toggle"
+                  defaultChecked={values.changeImage}
+                  aria-controls="article-new-image"
+                  onChange={(event) => {
+                    // A photo chosen and then un-ticked would be sent for nothing.
+                    if (!event.currentTarget.checked) {
+                      const file = event.currentTarget.form?.elements.namedItem("image");
+                      if (file instanceof HTMLInputElement) file.value = "";
+                    }
+                  }}
+                />
+                <label htmlFor="article-change-image">Zmień zdjęcie</label>
+                <div className="reveal" id="article-new-image">
+                  {image ? (
+                    <Photo
+                      className="current-image"
+                      image={image}
+                      alt="Obecne zdjęcie"
+                      sizes={`${Math.ceil((PREVIEW_HEIGHT * image.width) / image.height)}px`}
+                    />
+                  ) : null}
+                  <Field
+                    label="Nowe zdjęcie"
+                    id="article-image"
+                    name="image"
+                    type="file"
+                    accept="image/jpeg,image/png,image/webp"
+                    aria-invalid={invalid("image")}
+                  />
+                </div>
+              </div>
+            </>
+          );
+        }}
+      </ArticleForm>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const gallery = title === null ? null : await getGalleryByTitle(title);
   if (!gallery) throw redirect(UNKNOWN_GALLERY_REDIRECT);
   const { flash, headers } = await readFlash(request);
-  return json(
+  return data(
     {
       email: user.email,
       csrf: user.csrf,
@@ -41,11 +41,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const title = titleFromDetailPath(request);
   const form = await readForm(request);
   try {
-    if (!form.ok) return json({ confirm: false, error: form.message }, { status: form.status });
+    if (!form.ok) return data({ confirm: false, error: form.message }, { status: form.status });
     if (form.fields.get("intent") !== "delete")
-      return json({ confirm: false, error: "Nieznane polecenie formularza." }, { status: 400 });
+      return data({ confirm: false, error: "Nieznane polecenie formularza." }, { status: 400 });
     // Without JavaScript there was no dialog: ask on a page of its own first.
-    if (form.fields.get("confirmed") !== "1") return json({ confirm: true, error: null });
+    if (form.fields.get("confirmed") !== "1") return { confirm: true, error: null };
     if (title === null || !(await deleteGallery({ title }))) return redirect(UNKNOWN_GALLERY_REDIRECT);
     return redirectWithFlash(PASTOR_GALLERIES_PATH, `Usunięto galerię „${title}”.`);
   } finally {

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { PastorListHeader } from "~/components/pastor";
@@ -12,7 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { flash, headers } = await readFlash(request);
   const galleries = (await listGalleriesForPastor()).map((g) => ({ ...g, path: pastorGalleryPath(g.title) }));
-  return json({ email: user.email, csrf: user.csrf, flash, galleries }, { headers });
+  return data({ email: user.email, csrf: user.csrf, flash, galleries }, { headers });
 }
 
 export default function PastorGalleries() {

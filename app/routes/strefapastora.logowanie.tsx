@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { LoginRefusedError, authenticator, getUser, safeRedirect } from "~/features/auth/auth.server";
 import { forbidden, isSameOrigin, isValidLoginCsrf, loginCsrfToken } from "~/features/auth/csrf.server";
@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { token, setCookie } = await loginCsrfToken(request);
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (setCookie) headers.append("Set-Cookie", setCookie);
-  return json({ redirectTo, csrf: token }, { headers });
+  return data({ redirectTo, csrf: token }, { headers });
 }
 
 const LOGIN_FORM_MAX_BYTES = 16 * 1024;
@@ -33,14 +33,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!isSameOrigin(request)) throw forbidden();
   // A sign-in form is a few short fields: a larger body is refused unread.
   const body = await readBodyCapped(request, LOGIN_FORM_MAX_BYTES);
-  if (!body) return json({ error: "Formularz jest zbyt duży.", email: "" }, { status: 413 });
+  if (!body) return data({ error: "Formularz jest zbyt duży.", email: "" }, { status: 413 });
   // The bytes read, as a request again: the authenticator reads the form too.
   request = new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(body) });
   const form = await request.clone().formData();
   const email = String(form.get("email") ?? "").slice(0, 254);
   const redirectTo = safeRedirect(form.get("redirectTo"));
   if (!(await isValidLoginCsrf(request, form.get(CSRF_FIELD)))) {
-    return json({ error: "Formularz wygasł. Spróbuj ponownie.", email }, { status: 403 });
+    return data({ error: "Formularz wygasł. Spróbuj ponownie.", email }, { status: 403 });
   }
   let user;
   try {
@@ -48,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof LoginRefusedError)) throw error;
     const limited = error.reason !== "invalid";
-    return json(
+    return data(
       { error: error.message, email },
       {
         status: limited ? 429 : 400,

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { church } from "~/content/church";
@@ -16,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { flash, headers } = await readFlash(request);
   const devices = await listDevices(user.id, user.sessionId);
-  return json({ email: user.email, csrf: user.csrf, flash, devices }, { headers });
+  return data({ email: user.email, csrf: user.csrf, flash, devices }, { headers });
 }
 
 const intent = z.discriminatedUnion("intent", [

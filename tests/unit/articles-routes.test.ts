@@ -17,6 +17,8 @@ import { action as viewAction, loader as viewLoader } from "~/routes/strefapasto
 import { loader as listLoader } from "~/routes/strefapastora.artykuly._index";
 import { action as addAction, loader as addLoader } from "~/routes/strefapastora.artykuly.dodaj";
 import { action as editAction, loader as editLoader } from "~/routes/strefapastora.artykuly.edytuj.$id";
+import { action as addUploadAction } from "~/routes/strefapastora.artykuly.dodaj.wyslij";
+import { action as editUploadAction } from "~/routes/strefapastora.artykuly.edytuj.$id.wyslij";
 import { storage } from "~/services/storage.server";
 import { insertArticle } from "../fixtures";
 import { ORIGIN, PASTOR, addPastor, cookieHeader, cookiesFrom, signIn } from "../auth-helpers";
@@ -170,7 +172,7 @@ describe("adding", () => {
     expect(await body(res)).toEqual({
       error: "Wypełnij wszystkie pola",
       fields: ["text", "date"],
-      values: { header: "Tylko nagłówek", text: "", date: "" },
+      values: { header: "Tylko nagłówek", text: "", date: "", changeImage: false },
       hadImage: true,
     });
     expect(await allRows()).toEqual([]);
@@ -233,6 +235,73 @@ describe("adding", () => {
     );
     expect(res.status).toBe(413);
     expect((await body(res)).values).toMatchObject({ header: "N", text: "T" });
+    expect(await allRows()).toEqual([]);
+  });
+});
+
+// The script's way in (app/components/upload-progress.tsx): the same form,
+// answered with JSON instead of a redirect or a page.
+describe("the upload routes", () => {
+  it("save as the page does, answering { redirectTo } and leaving the one-time message", async () => {
+    const res = await settle(async () =>
+      addUploadAction({
+        request: post(
+          "/strefapastora/artykuly/dodaj/wyslij",
+          form({ image: await jpegFile("skrypt.jpg"), header: "Ze skryptu", text: "Treść", date: "2025-03-04" }),
+        ),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(await body(res)).toEqual({ redirectTo: "/strefapastora/artykuly" });
+    const [saved] = await allRows();
+    expect(saved).toMatchObject({ header: "Ze skryptu", imageKey: "aktualnosci/skrypt.jpg" });
+
+    const list = await settle(async () =>
+      listLoader({
+        request: get("/strefapastora/artykuly", `${session}; ${cookieHeader(cookiesFrom(res))}`),
+        params: {},
+        context: {},
+      }),
+    );
+    expect((await body(list)).flash).toBe("Dodano artykuł.");
+
+    const edited = await settle(async () =>
+      editUploadAction({
+        request: post(
+          `/strefapastora/artykuly/edytuj/${saved.id}/wyslij`,
+          form({ header: "Poprawiony", text: "Treść", date: "2025-03-04" }),
+        ),
+        params: { id: saved.id },
+        context: {},
+      }),
+    );
+    expect(await body(edited)).toEqual({ redirectTo: "/strefapastora/artykuly" });
+    expect((await allRows())[0].header).toBe("Poprawiony");
+  });
+
+  it("answer a refusal with the page's own refusal data under `refused`, with its status", async () => {
+    const fields = { image: emptyFile(), header: "Tylko nagłówek", text: "", date: "" };
+    const page = await settle(async () =>
+      addAction({ request: post("/strefapastora/artykuly/dodaj", form(fields)), params: {}, context: {} }),
+    );
+    const script = await settle(async () =>
+      addUploadAction({ request: post("/strefapastora/artykuly/dodaj/wyslij", form(fields)), params: {}, context: {} }),
+    );
+    expect(script.status).toBe(page.status);
+    expect(script.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(await body(script)).toEqual({ refused: await body(page) });
+
+    const missing = await settle(async () =>
+      editUploadAction({
+        request: post("/strefapastora/artykuly/edytuj/1/wyslij", form({ header: "N", text: "T", date: "2025-01-01" })),
+        params: { id: "1" },
+        context: {},
+      }),
+    );
+    expect(missing.status).toBe(404);
+    expect(await body(missing)).toMatchObject({ refused: { error: "nie ma takiego dokumentu" } });
     expect(await allRows()).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ it("sets the session cookie HttpOnly, SameSite=Lax and Secure, under the __Host-
 
 it("marks the login form's cookie Secure too", async () => {
   const { res } = await openLoginPage();
-  expect(setCookieLine(res, "login_csrf")).toMatch(/; Secure/);
+  expect(setCookieLine(res, "login_token")).toMatch(/; Secure/);
 });
 
 it("sets the device token HttpOnly, SameSite=Lax and Secure, for the login page only, for a year", async () => {

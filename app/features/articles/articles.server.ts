@@ -176,24 +176,29 @@ const formText = z
   .refine((v) => !NOT_TYPED.test(v), ARTICLE_MESSAGES.badCharacters);
 const isoDate = z.string().refine(isCalendarDate, ARTICLE_MESSAGES.badDate);
 
-/** The add form: every field required ('Wypełnij wszystkie pola'); the photo is checked beside it. */
-export const newArticleSchema = z.object({
-  header: formText.pipe(z.string().min(1, ARTICLE_MESSAGES.missing).max(HEADER_MAX, ARTICLE_MESSAGES.headerTooLong)),
-  text: formText.pipe(z.string().min(1, ARTICLE_MESSAGES.missing).max(TEXT_MAX, ARTICLE_MESSAGES.textTooLong)),
-  date: formText.pipe(z.string().min(1, ARTICLE_MESSAGES.missing).pipe(isoDate)),
-});
-
 /**
- * The edit form. An empty date keeps the stored one: a date input cannot
- * show a legacy date such as '12 września 2020, sobota', and such a date
- * must survive an edit that does not set a new one.
+ * The article form, one schema for adding and editing. Adding needs every
+ * field ('Wypełnij wszystkie pola'; the photo is checked beside it). An edit
+ * says 'Tytuł i treść nie mogą być puste!' and may leave the date empty to
+ * keep the stored one: a date input cannot show a legacy date such as
+ * '12 września 2020, sobota', and such a date must survive an edit that does
+ * not set a new one.
  */
-export const articleEditSchema = z.object({
-  header: formText.pipe(z.string().min(1, ARTICLE_MESSAGES.blankEdit).max(HEADER_MAX, ARTICLE_MESSAGES.headerTooLong)),
-  text: formText.pipe(z.string().min(1, ARTICLE_MESSAGES.blankEdit).max(TEXT_MAX, ARTICLE_MESSAGES.textTooLong)),
-  date: formText.pipe(z.union([z.literal(""), isoDate])),
-  changeImage: z.unknown().transform((v) => v === true || v === "1" || v === "on"),
-});
+export function articleFormSchema(kind: "add" | "edit") {
+  const required = kind === "add" ? ARTICLE_MESSAGES.missing : ARTICLE_MESSAGES.blankEdit;
+  return z.object({
+    header: formText.pipe(z.string().min(1, required).max(HEADER_MAX, ARTICLE_MESSAGES.headerTooLong)),
+    text: formText.pipe(z.string().min(1, required).max(TEXT_MAX, ARTICLE_MESSAGES.textTooLong)),
+    date:
+      kind === "add"
+        ? formText.pipe(z.string().min(1, required).pipe(isoDate))
+        : formText.pipe(z.union([z.literal(""), isoDate])),
+    changeImage: z.unknown().transform((v) => v === true || v === "1" || v === "on"),
+  });
+}
+
+const addSchema = articleFormSchema("add");
+const editSchema = articleFormSchema("edit");
 
 const isArticleField = (v: unknown): v is ArticleField =>
   v === "header" || v === "text" || v === "date" || v === "image";
@@ -285,9 +290,10 @@ export async function createArticle(
   input: { header?: unknown; text?: unknown; date?: unknown; image?: ArticleImageUpload | null },
   { store = storage() }: { store?: Storage } = {},
 ): Promise<SaveResult> {
-  const parsed = newArticleSchema.safeParse(input);
+  const parsed = addSchema.safeParse(input);
   const noImage: ArticleField[] = input.image ? [] : ["image"];
   if (!parsed.success) return refusal(parsed.error, ARTICLE_MESSAGES.missing, noImage);
+  const { header, text, date } = parsed.data;
   if (!input.image) return refusal(null, ARTICLE_MESSAGES.missing, noImage);
 
   const stored = await storeArticleImage(input.image, store);
@@ -303,7 +309,9 @@ export async function createArticle(
           .insert(articles)
           .values({
             id,
-            ...parsed.data,
+            header,
+            text,
+            date,
             imageKey: image.key,
             imageWidth: image.width,
             imageHeight: image.height,
@@ -342,7 +350,7 @@ export async function updateArticle(
 ): Promise<SaveResult> {
   const notFound: SaveResult = { ok: false, status: 404, message: ARTICLE_MESSAGES.notFound };
   if (!isArticleId(input.id)) return notFound;
-  const parsed = articleEditSchema.safeParse(input);
+  const parsed = editSchema.safeParse(input);
   if (!parsed.success) return refusal(parsed.error, ARTICLE_MESSAGES.blankEdit);
   const { header, text, date, changeImage } = parsed.data;
   if (changeImage && !input.image) {

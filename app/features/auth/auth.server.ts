@@ -70,7 +70,7 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  *
  *   export async function loader({ request }: LoaderFunctionArgs) {
  *     const user = await requireUser(request);
- *     return json({ ..., email: user.email, csrf: user.csrf });
+ *     return { ..., email: user.email, csrf: user.csrf };
  *   }
  *
  * Without a valid session it throws a redirect to `redirectTo` ("/", as on

@@ -4,7 +4,7 @@ import { createCookie } from "@remix-run/node";
 import { config } from "~/services/config.server";
 import { CSRF_FIELD, CSRF_HEADER } from "~/lib/csrf";
 import { sessionSecrets } from "~/features/auth/session.server";
-import { LOGIN_PATH } from "~/lib/paths";
+import { PANEL_PATH } from "~/lib/paths";
 
 /**
  * Cross-site request checks for the pastor area. Two independent layers:
@@ -128,11 +128,16 @@ export async function readSubmittedToken(request: Request): Promise<string | nul
  */
 let loginCookie: ReturnType<typeof createCookie> | undefined;
 function loginCsrfCookie() {
-  loginCookie ??= createCookie("login_csrf", {
+  // Not the old name: a browser may still hold that cookie on the login page's
+  // own path, which would shadow this one there.
+  loginCookie ??= createCookie("login_token", {
     httpOnly: true,
     sameSite: "lax",
     secure: config().isProduction,
-    path: LOGIN_PATH,
+    // The area, not the login page alone: the form's script posts to
+    // /strefapastora/logowanie.data (single fetch), outside a cookie path of
+    // /strefapastora/logowanie.
+    path: PANEL_PATH,
     secrets: sessionSecrets(),
   });
   return loginCookie;

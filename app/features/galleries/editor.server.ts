@@ -2,7 +2,7 @@
 // /strefapastora/galeria/edytuj/{slug}) and of its script's upload and
 // reorder endpoint. The routes call requireUser first and hand over the user.
 import { readCapped } from "~/services/streams.server";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import type { SessionUser } from "~/features/auth/auth.server";
 import { clock } from "~/services/clock.server";
 import { church } from "~/content/church";
@@ -171,7 +171,7 @@ export async function editorLoader(request: Request, user: SessionUser, target: 
   if ("gone" in ctx) throw await goneRedirect(ctx);
   const { flash, headers } = await readFlash(request);
   const images = ctx.draft?.images ?? ctx.gallery?.images ?? [];
-  return json(
+  return data(
     {
       email: user.email,
       csrf: user.csrf,
@@ -284,7 +284,7 @@ export async function editorAction(request: Request, user: SessionUser, target: 
       return redirect(`${pageUrl}?szkic=${draftId}`);
     }
     const status = !form.ok ? form.status : hasProblem(feedback) || refused ? 400 : 200;
-    return json({ values, feedback: shown ? feedback : null }, { status });
+    return data({ values, feedback: shown ? feedback : null }, { status });
   } finally {
     if (form.ok) await form.cleanup();
   }
@@ -300,7 +300,9 @@ export type PhotosResponse =
     }
   | { draftId: string };
 
-const answer = (body: PhotosResponse, status = 200) => json(body, { status, headers: { "Cache-Control": "no-store" } });
+// A resource route: a plain JSON Response, whatever the router does with page data.
+const answer = (body: PhotosResponse, status = 200) =>
+  Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
 
 /**
  * The editor's script: `intent=upload` with one file (or a few) per request,

@@ -11,6 +11,7 @@ import { CsrfInput, PastorBar, useCsrfToken } from "~/components/pastor";
 import { ImageList } from "~/features/galleries/editor/image-list";
 import { Report, type UploadItem, UploadList } from "~/features/galleries/editor/upload-list";
 import { useHydrated } from "~/features/galleries/editor/use-hydrated";
+import { postWithProgress } from "~/components/upload-progress";
 import { GALLERY_PHOTOS_PATH } from "~/lib/paths";
 
 // One file per request; a few at once keep the network and the server busy.
@@ -123,48 +124,41 @@ export function GalleryEditor() {
     [commonFields, csrf, refresh],
   );
 
-  function uploadOne(file: File, id: string): Promise<{ image?: ClientImage; reason?: string; hint?: string | null }> {
+  async function uploadOne(
+    file: File,
+    id: string,
+  ): Promise<{ image?: ClientImage; reason?: string; hint?: string | null }> {
     const update = (patch: Partial<UploadItem>) =>
       setUploads((list) => list.map((u) => (u.id === id ? { ...u, ...patch } : u)));
-    return new Promise((resolve) => {
-      const body = new FormData();
-      commonFields(body);
-      body.append("intent", "upload");
-      body.append("zdjecia", file, file.name);
-      const xhr = new XMLHttpRequest();
-      xhr.open("POST", GALLERY_PHOTOS_PATH);
-      xhr.setRequestHeader(CSRF_HEADER, csrf);
-      xhr.setRequestHeader("Accept", "application/json");
-      xhr.upload.onprogress = (e) =>
-        update({ phase: "uploading", loaded: e.loaded, total: e.lengthComputable ? e.total : file.size });
+    const fail = (reason: string) => {
+      update({ phase: "failed", message: `${file.name}: ${reason}` });
+      return { reason };
+    };
+    const body = new FormData();
+    commonFields(body);
+    body.append("intent", "upload");
+    body.append("zdjecia", file, file.name);
+    const res = await postWithProgress(GALLERY_PHOTOS_PATH, body, {
+      headers: { [CSRF_HEADER]: csrf },
+      onProgress: (share) =>
+        update({ phase: "uploading", loaded: Math.round((share ?? 0) * file.size), total: file.size }),
       // Sent; the server now checks and scales the photo.
-      xhr.upload.onload = () => update({ phase: "processing", loaded: file.size, total: file.size });
-      const fail = (reason: string) => {
-        update({ phase: "failed", message: `${file.name}: ${reason}` });
-        resolve({ reason });
-      };
-      xhr.onerror = () => fail("nie udało się wysłać pliku, sprawdź połączenie");
-      xhr.onload = () => {
-        let answer: PhotosResponse | null = null;
-        try {
-          answer = JSON.parse(xhr.responseText) as PhotosResponse;
-        } catch {
-          // A proxy's error page, say.
-        }
-        if (!answer) return fail(`nie udało się wysłać pliku (błąd ${xhr.status})`);
-        if ("error" in answer) return fail(answer.error.replace(/\.$/, ""));
-        if (!("results" in answer) || answer.results.length === 0) return fail("nie udało się wysłać pliku");
-        if (answer.draftId) draftRef.current = answer.draftId;
-        const result = answer.results[0];
-        if (!result.ok) {
-          update({ phase: "failed", message: `${result.name}: ${result.reason}` });
-          return resolve({ reason: result.reason, hint: answer.hint });
-        }
-        update({ phase: "done" });
-        resolve({ image: result.image });
-      };
-      xhr.send(body);
+      onSent: () => update({ phase: "processing", loaded: file.size, total: file.size }),
     });
+    if (!res) return fail("nie udało się wysłać pliku, sprawdź połączenie");
+    // Null for a proxy's error page, say.
+    const answer = res.json as PhotosResponse | null;
+    if (!answer) return fail(`nie udało się wysłać pliku (błąd ${res.status})`);
+    if ("error" in answer) return fail(answer.error.replace(/\.$/, ""));
+    if (!("results" in answer) || answer.results.length === 0) return fail("nie udało się wysłać pliku");
+    if (answer.draftId) draftRef.current = answer.draftId;
+    const result = answer.results[0];
+    if (!result.ok) {
+      update({ phase: "failed", message: `${result.name}: ${result.reason}` });
+      return { reason: result.reason, hint: answer.hint };
+    }
+    update({ phase: "done" });
+    return { image: result.image };
   }
 
   async function uploadChosen(event: MouseEvent<HTMLButtonElement>) {
