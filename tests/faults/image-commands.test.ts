@@ -252,7 +252,8 @@ describe.runIf(hasPostgres)("operator commands in the production image", () => {
       }),
     );
     if (asUser) await fs.chown(exportFile, asUser.uid, asUser.gid);
-    const imported = await zbor(["import:firebase", exportFile], env);
+    // The photos come from a local stand-in for the old site's file host.
+    const imported = await zbor(["import:firebase", `--local-source=${base}`, exportFile], env);
     expect(imported.stderr).toBe("");
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain("aktualnosci: w pliku 1, dodano 1, już były 0, pobrane zdjęcia 1");
