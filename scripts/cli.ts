@@ -31,6 +31,14 @@ export function runIfMain(
   beforeExit: () => Promise<void> = async () => {},
 ) {
   if (!moduleUrl.endsWith(".ts") || !process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  runAndExit(main, beforeExit);
+}
+
+/** Runs `main` with this process's arguments and streams, then exits with its code (1 on a throw). */
+export function runAndExit(
+  main: (args: string[], io: typeof process) => Promise<number>,
+  beforeExit: () => Promise<void> = async () => {},
+) {
   main(process.argv.slice(2), process)
     .catch((error) => {
       console.error(

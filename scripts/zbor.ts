@@ -5,6 +5,7 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { closeDb } from "~/services/db.server";
+import { runAndExit } from "./cli";
 import { main as backup } from "./backup";
 import { main as importFirebase } from "./import-firebase";
 import { main as pastor } from "./pastor";
@@ -40,15 +41,5 @@ export async function main(args: string[], io: typeof process): Promise<number> 
 
 // Started as a program (also through the `zbor` symlink), not imported by a test.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  main(process.argv.slice(2), process)
-    .catch((error) => {
-      console.error(
-        error instanceof Error && error.message.startsWith("Invalid configuration") ? error.message : error,
-      );
-      return 1;
-    })
-    .then(async (code) => {
-      await closeDb();
-      process.exit(code);
-    });
+  runAndExit(main, closeDb);
 }
