@@ -5,7 +5,8 @@
 // process's utime + stime from /proc (PGlite runs inside it; Postgres
 // backends are left out, so the PostgreSQL figure is the app's share only).
 //
-//   node bench/page-cache.mjs            (needs `npm run build` and PostgreSQL)
+//   node bench/page-cache.mjs            (needs `npm run build`, PostgreSQL and the bench's own
+//                                        packages: `npm ci --prefix bench`, done by `npm run bench`)
 //   BENCH_DURATION=10 BENCH_ONLY=embedded|postgres
 // Numbers are printed, never asserted.
 import autocannon from "autocannon";
