@@ -15,7 +15,18 @@ import { cpuTicks, fillArticles, startServer } from "./lib.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
-const PAGES = ["/", "/aktualnosci", "/galeria"];
+const LISTS = ["/", "/aktualnosci", "/galeria"];
+
+/** The list pages, plus the first article and the first album they link to. */
+async function pagesOf(base) {
+  const first = async (list, pattern) => {
+    const html = await (await fetch(base + list)).text();
+    return pattern.exec(html)?.[1] ?? null;
+  };
+  const article = await first("/aktualnosci", /href="(\/aktualnosci\/\d+)"/);
+  const album = await first("/galeria", /href="(\/galeria\/[^"]+)"/);
+  return [...LISTS, article, album].filter(Boolean);
+}
 const DATABASES = (process.env.BENCH_ONLY ?? "embedded,postgres").split(",");
 
 function load(url, duration) {
@@ -33,7 +44,7 @@ for (const database of DATABASES) {
     });
     try {
       if (database === "postgres") await fillArticles(server.sql, 200);
-      for (const page of PAGES) {
+      for (const page of await pagesOf(server.base)) {
         await load(server.base + page, 2); // JIT, first render
         const before = cpuTicks(server.pid);
         const r = await load(server.base + page, DURATION);

@@ -7,9 +7,12 @@
 //              serving saved copies of the same HTML
 //   lighthouse Lighthouse 12 (mobile) on every public page
 //   weight     bytes transferred before scrolling at 375 px (DPR 2)
+//   cache      server CPU per view with and without the page cache, on the
+//              embedded default (what `npm start` runs) and on PostgreSQL
+//              (bench/page-cache.mjs)
 //
 // Environment:
-//   BENCH_ONLY=wrk,lighthouse,weight  run a subset (comma-separated)
+//   BENCH_ONLY=wrk,lighthouse,weight,cache  run a subset (comma-separated); cache = bench/page-cache.mjs
 //   BENCH_DURATION=15                 seconds per wrk run (e.g. 3 for a quick check)
 //   BENCH_WARMUP=3                    seconds of wrk before each measured run
 //   BENCH_CONNECTIONS=50              wrk connections (2 threads)
@@ -35,7 +38,7 @@ import { CLK_TCK, measure, runChild, startNginx } from "./load.mjs";
 
 process.chdir(root);
 
-const SECTIONS = ["wrk", "lighthouse", "weight"];
+const SECTIONS = ["wrk", "lighthouse", "weight", "cache"];
 const only = (process.env.BENCH_ONLY ?? SECTIONS.join(","))
   .split(",")
   .map((s) => s.trim())
@@ -418,7 +421,26 @@ async function main() {
   stopIfInterrupted();
   await cleanup();
   results.finishedAt = new Date().toISOString();
-  const report = buildReport(results, { notes, album, loadPages, publicPages, label, canNginx });
+  let report = buildReport(results, { notes, album, loadPages, publicPages, label, canNginx });
+  // ------------------------------------------------------------ cache
+  // Both ways: the embedded default (what `npm start` runs) and PostgreSQL,
+  // each with the page cache and without it (bench/page-cache.mjs).
+  if (only.includes("cache")) {
+    log("page cache, embedded and PostgreSQL, on and off…");
+    const run = spawnSync(process.execPath, ["bench/page-cache.mjs"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      // Its own BENCH_ONLY names databases, not sections.
+      env: { ...process.env, BENCH_ONLY: "embedded,postgres" },
+    });
+    report +=
+      "\n## Server CPU per view with and without the page cache\n\n" +
+      "`node bench/page-cache.mjs`: autocannon, 50 connections, gzip; CPU of the app process (PGlite runs inside it).\n\n" +
+      "```\n" +
+      (run.stdout || `failed: ${run.status}`) +
+      "```\n";
+  }
   fs.writeFileSync(path.join(OUT, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(OUT, "report.md"), report);
   process.stdout.write(`\n${report}`);
