@@ -61,8 +61,9 @@ function describeDatabase(cfg: Config): string {
 /**
  * Everything the server needs before it serves: a valid configuration, the
  * congregation's bank details, the session secret, the database migrated,
- * demo content and start-up accounts, every photo's WebP widths; then background work that may take
- * its time (sharing JPEGs for older photos, abandoned drafts).
+ * demo content, start-up accounts and every photo's WebP widths; then
+ * background work that may take its time (sharing JPEGs for older photos,
+ * abandoned drafts).
  */
 export async function boot(): Promise<void> {
   const cfg = config();

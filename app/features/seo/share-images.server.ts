@@ -9,11 +9,10 @@ type Reader = Pick<Db, "select">;
 
 /**
  * Every published image: article photos, album photos and the history
- * photos (read with `reader`, e.g. a transaction, or the pool).
+ * photos (read with `db`, e.g. a transaction, or the pool).
  */
-export async function publishedImages(reader?: Reader): Promise<StoredImage[]> {
-  if (!reader) return withDb((db) => publishedImages(db));
-  const db = reader;
+export async function publishedImages(db?: Reader): Promise<StoredImage[]> {
+  if (!db) return withDb((pool) => publishedImages(pool));
   const [a, g, h] = await Promise.all([
     db
       .select({ key: articles.imageKey, width: articles.imageWidth, height: articles.imageHeight })
