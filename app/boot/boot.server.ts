@@ -7,6 +7,7 @@ import { WeakSessionSecret, sessionSecrets } from "~/features/auth/session.serve
 import { ensureStartupAccounts } from "~/features/auth/users.server";
 import { scheduleGalleryCleanup, stopGalleryCleanup } from "~/features/galleries/cleanup.server";
 import { churchPayload } from "~/features/giving/payment-qr.server";
+import { backfillVariants } from "~/features/images/variant-backfill.server";
 import { backfillShareImages } from "~/features/seo/share-images.server";
 import { type Config, config } from "~/services/config.server";
 import { type Connection, connection, drainAndCloseDb, isDatabaseUnavailable } from "~/services/db.server";
@@ -60,8 +61,9 @@ function describeDatabase(cfg: Config): string {
 /**
  * Everything the server needs before it serves: a valid configuration, the
  * congregation's bank details, the session secret, the database migrated,
- * demo content and start-up accounts; then background work that may take
- * its time (sharing JPEGs for older photos, abandoned drafts).
+ * demo content, start-up accounts and every photo's WebP widths; then
+ * background work that may take its time (sharing JPEGs for older photos,
+ * abandoned drafts).
  */
 export async function boot(): Promise<void> {
   const cfg = config();
@@ -82,6 +84,10 @@ export async function boot(): Promise<void> {
   if (cfg.database.kind === "pglite" && cfg.database.dir) await keepDataDirPrivate(cfg.dataDir);
   if (conn.fresh && cfg.seedDemo) await seedDemoContent(conn.db);
   await ensureStartupAccounts(conn.db, cfg, { fresh: conn.fresh });
+
+  // Before the server takes requests: pages list every WebP width in their
+  // srcset, so each photo must have them all first (once; later starts skip).
+  await backfillVariants();
 
   if (cfg.isProduction && !cfg.publicUrl) {
     logger.warn("PUBLIC_URL is not set: canonical links, feeds and sharing tags use the address of each request");

@@ -1,5 +1,21 @@
 import type { ImageView } from "~/lib/image-variants";
 
+// Displayed widths, from app/styles/app.css (1 rem = 16 px), so that the
+// browser picks the variant that fits: the page is 72 rem at most with 1 rem
+// padding (content ≤ 1120 px), the article 54 rem (content ≤ 832 px).
+// On a 375 px phone at DPR 2 a card is 309 px (the 720 px file) and an album
+// cell 168 px (the 360 px file).
+
+/** A card (.cards: 1, 2 or 3 a row, 1 rem gaps; the card's padding and border take 34 px). */
+export const CARD_SIZES =
+  "(min-width: 1152px) 329px, (min-width: 1050px) calc(33.3vw - 55px), (min-width: 700px) calc(50vw - 58px), calc(100vw - 66px)";
+
+/** A cell of .photo-grid (album photos, history photos): 2 a row, 4 from 1050 px, 0.5 rem gaps. */
+export const GRID_SIZES = "(min-width: 1152px) 274px, (min-width: 1050px) calc(25vw - 14px), calc(50vw - 20px)";
+
+/** The photo at the top of an article or testimony (.article-image, full width of .article). */
+export const ARTICLE_SIZES = "(min-width: 864px) 832px, calc(100vw - 32px)";
+
 /**
  * A responsive photo. Images above the fold load eagerly (the first one,
  * likely the largest paint, with high priority); everything else lazily and
@@ -44,13 +60,5 @@ export function Photo({
  * likely the largest paint, so it loads with high priority.
  */
 export function CardPhoto({ image, first }: { image: ImageView; first: boolean }) {
-  return (
-    <Photo
-      className="card-image"
-      image={image}
-      alt=""
-      sizes="(min-width: 1050px) 33vw, (min-width: 700px) 50vw, 100vw"
-      priority={first}
-    />
-  );
+  return <Photo className="card-image" image={image} alt="" sizes={CARD_SIZES} priority={first} />;
 }

@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Photo } from "~/components/picture";
+import { GRID_SIZES, Photo } from "~/components/picture";
 import { church } from "~/content/church";
 import { listHistoryPhotos } from "~/features/history/history.server";
 import { testimonyPath } from "~/lib/paths";
@@ -40,7 +40,7 @@ export default function AboutUs() {
             {photos.map((p) => (
               <li key={p.full}>
                 <a href={p.full} target="_blank" rel="noopener noreferrer">
-                  <Photo image={p} alt={p.name} sizes="(min-width: 1050px) 320px, 50vw" />
+                  <Photo image={p} alt={p.name} sizes={GRID_SIZES} />
                 </a>
               </li>
             ))}

@@ -4,6 +4,7 @@ import sharp, { type Metadata } from "sharp";
 import {
   type ImageView,
   LARGE_MAX,
+  WEBP_QUALITY,
   allKeys,
   isExternalImage,
   shareKey,
@@ -143,7 +144,7 @@ async function render(input: ImageInput): Promise<ProcessedImage> {
       .toBuffer({ resolveWithObject: true });
     const variants = [];
     for (const width of variantWidths(info.width)) {
-      const data = await sharp(large).resize({ width }).webp({ quality: 72 }).toBuffer();
+      const data = await sharp(large).resize({ width }).webp({ quality: WEBP_QUALITY }).toBuffer();
       variants.push({ width, data });
     }
     return { width: info.width, height: info.height, large, variants, share: await renderShare(large, info.width) };
@@ -168,13 +169,41 @@ export async function ensureShareImage(image: StoredImage, store: Storage = stor
   if (isExternalImage(image.key)) return false;
   const key = shareKey(image.key, image.width);
   if (await store.exists(key)) return false;
-  const file = await store.get(image.key);
-  if (!file) return false;
-  const chunks: Buffer[] = [];
-  for await (const chunk of file.body) chunks.push(chunk as Buffer);
-  const data = await inTurn(() => renderShare(Buffer.concat(chunks), image.width));
+  const large = await readAll(store, image.key);
+  if (!large) return false;
+  const data = await inTurn(() => renderShare(large, image.width));
   await store.put(key, data, "image/jpeg");
   return true;
+}
+
+async function readAll(store: Storage, key: string): Promise<Buffer | null> {
+  const file = await store.get(key);
+  if (!file) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of file.body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Makes the WebP variants an image stored before their width existed lacks,
+ * from its large JPEG, and returns how many it made (none when all were
+ * there or the large file is missing). Idempotent: a run that overlaps
+ * another at worst writes the same bytes twice.
+ */
+export async function ensureVariants(image: StoredImage, store: Storage = storage()): Promise<number> {
+  if (isExternalImage(image.key)) return 0;
+  const missing: number[] = [];
+  for (const width of variantWidths(image.width)) {
+    if (!(await store.exists(variantKey(image.key, width)))) missing.push(width);
+  }
+  if (missing.length === 0) return 0;
+  const large = await readAll(store, image.key);
+  if (!large) return 0;
+  for (const width of missing) {
+    const data = await inTurn(() => sharp(large).resize({ width }).webp({ quality: WEBP_QUALITY }).toBuffer());
+    await store.put(variantKey(image.key, width), data, "image/webp");
+  }
+  return missing.length;
 }
 
 /** Processes a photo and stores all its files under `folder`, with a name not yet used. */

@@ -199,3 +199,13 @@ export const contentVersion = pgTable("content_version", {
   version: integer("version").notNull(),
   changedAt: timestamp("changed_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * One row per one-time job over stored files that has finished (e.g. making
+ * the WebP widths added after photos were stored), so that later starts do
+ * not check storage for every photo again.
+ */
+export const imageBackfills = pgTable("image_backfills", {
+  name: text("name").primaryKey(),
+  doneAt: timestamp("done_at", { withTimezone: true }).notNull(),
+});

@@ -117,7 +117,9 @@ describe("adding an article", () => {
       imageHeight: 600,
     });
     expect(await storedKeys()).toEqual([
+      "aktualnosci/IMG_0001-360.webp",
       "aktualnosci/IMG_0001-480.webp",
+      "aktualnosci/IMG_0001-720.webp",
       "aktualnosci/IMG_0001-800.jpeg",
       "aktualnosci/IMG_0001-800.webp",
       "aktualnosci/IMG_0001.jpg",
@@ -261,7 +263,9 @@ describe("editing an article", () => {
       date: "2025-06-01",
     });
     expect(await storedKeys()).toEqual([
+      "aktualnosci/stare-360.webp",
       "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-720.webp",
       "aktualnosci/stare-800.jpeg",
       "aktualnosci/stare-800.webp",
       "aktualnosci/stare.jpg",
@@ -285,7 +289,9 @@ describe("editing an article", () => {
     expect(await storedKeys()).toEqual([
       "aktualnosci/nowe-1200.jpeg",
       "aktualnosci/nowe-1200.webp",
+      "aktualnosci/nowe-360.webp",
       "aktualnosci/nowe-480.webp",
+      "aktualnosci/nowe-720.webp",
       "aktualnosci/nowe-960.webp",
       "aktualnosci/nowe.jpg",
     ]);
@@ -354,7 +360,9 @@ describe("editing an article", () => {
     }
     expect(await row(before.id)).toEqual(before);
     expect(await storedKeys()).toEqual([
+      "aktualnosci/stare-360.webp",
       "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-720.webp",
       "aktualnosci/stare-800.jpeg",
       "aktualnosci/stare-800.webp",
       "aktualnosci/stare.jpg",
@@ -383,7 +391,7 @@ describe("deleting an article", () => {
     }
     expect((await rows()).map((r) => r.id)).toEqual([created.id]);
     expect(await missingFiles()).toEqual([]);
-    expect(await storedKeys()).toHaveLength(4);
+    expect(await storedKeys()).toHaveLength(6);
   });
 
   it("keeps files another article still shows", async () => {
@@ -433,7 +441,9 @@ describe("disk storage failing in the middle of a save", () => {
     expect(await row(created.id)).toEqual(before);
     expect(await missingFiles()).toEqual([]);
     expect(await storedKeys()).toEqual([
+      "aktualnosci/stare-360.webp",
       "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-720.webp",
       "aktualnosci/stare-800.jpeg",
       "aktualnosci/stare-800.webp",
       "aktualnosci/stare.jpg",

@@ -216,6 +216,8 @@ beforeAll(async () => {
   await source.db.execute(
     sql`insert into login_failures (address, email, at) values ('2001:db8::/64', 'x@example.org', now())`,
   );
+  // A finished one-time job over the files: restored with them, so it is not redone.
+  await source.db.execute(sql`insert into image_backfills (name, done_at) values ('webp-360-720', now())`);
   // A deleted album: the sequence stands above max(id), as it does on a live site.
   const [gone] = await source.db
     .insert(galleries)

@@ -522,7 +522,7 @@ describe("editing an imported album in the pastor area", () => {
 
     const start = await open(editUrl);
     expect(start.images.map((i) => [i.name, i.thumb])).toEqual([
-      ["jest.jpg", expect.stringMatching(/^\/pliki\/galeria\/firebase-.*-480\.webp$/)],
+      ["jest.jpg", expect.stringMatching(/^\/pliki\/galeria\/firebase-.*-360\.webp$/)],
       ["brak.jpg", missing],
     ]);
     const stored = start.images[0].key;

@@ -92,12 +92,14 @@ describe("image pipeline", () => {
   it("makes WebP variants no wider than the photo and a large JPEG", async () => {
     const out = await processImage(await jpeg(2000, 1500));
     expect([out.width, out.height]).toEqual([2000, 1500]);
-    expect(out.variants.map((v) => v.width)).toEqual([480, 960, 1600]);
-    for (const v of out.variants) expect((await sharp(v.data).metadata()).format).toBe("webp");
+    expect(out.variants.map((v) => v.width)).toEqual([360, 480, 720, 960, 1600]);
+    for (const v of out.variants) {
+      expect(await sharp(v.data).metadata()).toMatchObject({ format: "webp", width: v.width });
+    }
     expect((await sharp(out.large).metadata()).format).toBe("jpeg");
 
     const small = await processImage(await jpeg(600, 400));
-    expect(small.variants.map((v) => v.width)).toEqual([480, 600]);
+    expect(small.variants.map((v) => v.width)).toEqual([360, 480, 600]);
   });
 
   it("turns an EXIF-rotated photo upright and strips EXIF and GPS from every output", async () => {
@@ -130,6 +132,7 @@ describe("image pipeline", () => {
     expect(image).toEqual({ key: "aktualnosci/IMG_0001.jpg", width: 400, height: 600 });
     const keys = (await store.list("aktualnosci/")).map((e) => e.key);
     expect(keys).toEqual([
+      "aktualnosci/IMG_0001-360.webp",
       "aktualnosci/IMG_0001-400.jpeg",
       "aktualnosci/IMG_0001-400.webp",
       "aktualnosci/IMG_0001.jpg",
@@ -217,13 +220,14 @@ describe("image pipeline", () => {
     const store = diskStorage(path.join(dir, "store"));
     const image = await storeImage(await jpeg(1200, 800), "Obóz.jpg", "galeria", store);
     expect(image).toEqual({ key: "galeria/Oboz.jpg", width: 1200, height: 800 });
-    for (const w of [480, 960, 1200]) expect(await store.exists(variantKey(image.key, w))).toBe(true);
+    for (const w of [360, 480, 720, 960, 1200]) expect(await store.exists(variantKey(image.key, w))).toBe(true);
     const again = await storeImage(await jpeg(1200, 800), "Obóz.jpg", "galeria", store);
     expect(again.key).toBe("galeria/Oboz_1.jpg");
 
     const view = imageView(image, store);
     expect(view.srcSet).toBe(
-      "/pliki/galeria/Oboz-480.webp 480w, /pliki/galeria/Oboz-960.webp 960w, /pliki/galeria/Oboz-1200.webp 1200w",
+      "/pliki/galeria/Oboz-360.webp 360w, /pliki/galeria/Oboz-480.webp 480w, /pliki/galeria/Oboz-720.webp 720w, " +
+        "/pliki/galeria/Oboz-960.webp 960w, /pliki/galeria/Oboz-1200.webp 1200w",
     );
     expect(view.full).toBe("/pliki/galeria/Oboz.jpg");
     expect([view.width, view.height]).toEqual([1200, 800]);

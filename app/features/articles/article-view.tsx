@@ -1,4 +1,4 @@
-import { Photo } from "~/components/picture";
+import { ARTICLE_SIZES, Photo } from "~/components/picture";
 import { BackLink } from "~/components/layout";
 import type { ImageView } from "~/lib/image-variants";
 import { displayDate, splitLinks } from "~/lib/text";
@@ -25,13 +25,7 @@ export function ArticleView({ article, backTo }: { article: ArticleViewData | nu
     <article className="page article">
       <BackLink to={backTo} />
       {article.image ? (
-        <Photo
-          className="article-image"
-          image={article.image}
-          alt=""
-          sizes="(min-width: 900px) 860px, 100vw"
-          priority
-        />
+        <Photo className="article-image" image={article.image} alt="" sizes={ARTICLE_SIZES} priority />
       ) : null}
       <h1>{article.header}</h1>
       <p className="date">{displayDate(article.date)}</p>

@@ -1,4 +1,4 @@
-import { Photo } from "~/components/picture";
+import { GRID_SIZES, Photo } from "~/components/picture";
 import { defaultPhotoAlt } from "~/features/galleries/constants";
 import type { ImageView } from "~/lib/image-variants";
 
@@ -19,12 +19,7 @@ export function PhotoGrid({
       {images.map((img, i) => (
         <li key={img.full}>
           <a href={img.full} target="_blank" rel="noopener noreferrer">
-            <Photo
-              image={img}
-              alt={img.alt || defaultPhotoAlt(title, i + 1)}
-              sizes="(min-width: 1050px) 320px, 50vw"
-              eager={i < 2}
-            />
+            <Photo image={img} alt={img.alt || defaultPhotoAlt(title, i + 1)} sizes={GRID_SIZES} eager={i < 2} />
           </a>
         </li>
       ))}

@@ -1,0 +1,115 @@
+// The WebP widths added after photos were stored (360 and 720): made at
+// upload, made once at start for photos stored before them, and a srcset
+// that names only files that exist.
+import sharp from "sharp";
+import { beforeEach, describe, expect, it } from "vitest";
+import { VARIANT_BACKFILL, backfillVariants } from "~/features/images/variant-backfill.server";
+import { variantKey } from "~/lib/image-variants";
+import { loader as articleLoader } from "~/routes/aktualnosci.$id";
+import { loader as newsLoader } from "~/routes/aktualnosci._index";
+import { loader as galleryLoader } from "~/routes/galeria.$slug";
+import { loader as galleriesLoader } from "~/routes/galeria._index";
+import { loader as aboutLoader } from "~/routes/onas._index";
+import { db } from "~/services/db.server";
+import { type StoredImage, storeImage } from "~/services/images.server";
+import { imageBackfills } from "~/services/schema";
+import { storage } from "~/services/storage.server";
+import { insertArticle, insertGallery, insertHistoryPhoto } from "../fixtures";
+import { request, resetDatabase, settle } from "../helpers";
+
+const jpeg = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: "#3366aa" } })
+    .jpeg()
+    .toBuffer();
+
+const args = (path: string, params: Record<string, string> = {}) => ({ request: request(path), params, context: {} });
+
+const NEW_WIDTHS = [360, 720];
+
+/** Stores a photo as the app stored it before 360 and 720 px variants existed. */
+async function storedTheOldWay(width: number, height: number, name: string, folder: string): Promise<StoredImage> {
+  const image = await storeImage(await jpeg(width, height), name, folder);
+  for (const w of NEW_WIDTHS) await storage().delete(variantKey(image.key, w));
+  return image;
+}
+
+async function widthOf(key: string): Promise<number | null> {
+  const file = await storage().get(key);
+  if (!file) return null;
+  const chunks: Buffer[] = [];
+  for await (const c of file.body) chunks.push(c as Buffer);
+  const meta = await sharp(Buffer.concat(chunks)).metadata();
+  expect(meta.format).toBe("webp");
+  return meta.width ?? null;
+}
+
+/** Every file a srcset names that storage does not hold. */
+async function missingFromSrcSet(srcSet: string): Promise<string[]> {
+  const keys = srcSet.split(", ").map((entry) => decodeURIComponent(entry.split(" ")[0].replace(/^\/pliki\//, "")));
+  expect(keys.length).toBeGreaterThan(0);
+  const missing: string[] = [];
+  for (const key of keys) if (!(await storage().exists(key))) missing.push(key);
+  return missing;
+}
+
+beforeEach(resetDatabase);
+
+describe("WebP widths for phones", () => {
+  it("are made at upload, each at its width", async () => {
+    const image = await storeImage(await jpeg(3000, 2000), "nowe.jpg", "aktualnosci");
+    for (const w of [360, 480, 720, 960, 1600]) expect(await widthOf(variantKey(image.key, w))).toBe(w);
+  });
+
+  it("are made for photos stored before them, once, and every srcset names only stored files", async () => {
+    const article = await storedTheOldWay(1600, 900, "stary.jpg", "aktualnosci");
+    const album = await storedTheOldWay(800, 600, "album.jpg", "galeria");
+    const history = await storedTheOldWay(1200, 900, "historia.jpg", "historia");
+    const a = await insertArticle({ imageKey: article.key, imageWidth: article.width, imageHeight: article.height });
+    await insertGallery({ title: "Album" }, [{ name: "a", key: album.key }]);
+    await insertHistoryPhoto("h", history.key);
+    for (const i of [article, album, history]) {
+      for (const w of NEW_WIDTHS) expect(await storage().exists(variantKey(i.key, w))).toBe(false);
+    }
+
+    expect(await backfillVariants()).toEqual({ skipped: false, made: 6, failed: 0 });
+    for (const i of [article, album, history]) {
+      for (const w of NEW_WIDTHS) expect(await widthOf(variantKey(i.key, w))).toBe(w);
+    }
+
+    const news = await (await settle(() => newsLoader(args("/aktualnosci")))).json();
+    const one = await (await settle(() => articleLoader(args(`/aktualnosci/${a.id}`, { id: a.id })))).json();
+    const albums = await (await settle(() => galleriesLoader())).json();
+    const albumPage = await (await settle(() => galleryLoader(args("/galeria/Album")))).json();
+    const about = await (await settle(() => aboutLoader())).json();
+    const srcSets: string[] = [
+      news.articles[0].image.srcSet,
+      one.article.image.srcSet,
+      albums.galleries[0].cover.srcSet,
+      albumPage.gallery.images[0].srcSet,
+      about.photos[0].srcSet,
+    ];
+    expect(srcSets[0]).toContain("-360.webp 360w");
+    expect(srcSets[0]).toContain("-720.webp 720w");
+    for (const srcSet of srcSets) expect(await missingFromSrcSet(srcSet)).toEqual([]);
+
+    // Done once: later starts find the mark and check no file.
+    expect(await (await db()).select().from(imageBackfills)).toMatchObject([{ name: VARIANT_BACKFILL }]);
+    await storage().delete(variantKey(article.key, 360));
+    expect(await backfillVariants()).toEqual({ skipped: true, made: 0, failed: 0 });
+    expect(await storage().exists(variantKey(article.key, 360))).toBe(false);
+  });
+
+  it("is made by one of several instances starting together", async () => {
+    const image = await storedTheOldWay(1000, 800, "razem.jpg", "aktualnosci");
+    await insertArticle({ imageKey: image.key, imageWidth: image.width, imageHeight: image.height });
+    const runs = await Promise.all([backfillVariants(), backfillVariants(), backfillVariants()]);
+    expect(runs.filter((r) => !r.skipped)).toEqual([{ skipped: false, made: 2, failed: 0 }]);
+    expect(runs.filter((r) => r.skipped)).toHaveLength(2);
+  });
+
+  it("skips a photo whose large file is gone and marks the work done", async () => {
+    await insertArticle({ imageKey: "aktualnosci/nie-ma.jpg", imageWidth: 2000, imageHeight: 1000 });
+    expect(await backfillVariants()).toEqual({ skipped: false, made: 0, failed: 0 });
+    expect(await backfillVariants()).toEqual({ skipped: true, made: 0, failed: 0 });
+  });
+});
