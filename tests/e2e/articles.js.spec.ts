@@ -1,7 +1,7 @@
 // What JavaScript adds to the article forms: an upload progress bar, a
 // disabled button while saving (no double submission), refusals shown
 // without leaving the page, and 'Zmień zdjęcie' without a reload.
-import { expect, test } from "./fixtures";
+import { expect, flash, test } from "./fixtures";
 import { addArticle, card, photo, removeTestArticles, signIn, textFile, uniqueHeader } from "./articles.helpers";
 
 test.beforeEach(async ({ page }) => {
@@ -50,7 +50,7 @@ test("a large photo goes up with a progress bar while the button waits", async (
     downloadThroughput: -1,
     uploadThroughput: -1,
   });
-  await expect(page.getByRole("status")).toHaveText("Dodano artykuł.");
+  await expect(flash(page)).toHaveText("Dodano artykuł.");
   await expect(card(page, header)).toHaveCount(1);
 });
 
@@ -70,7 +70,7 @@ test("a form sent twice at once is saved once", async ({ page }) => {
     form.requestSubmit();
     form.requestSubmit();
   });
-  await expect(page.getByRole("status")).toHaveText("Dodano artykuł.");
+  await expect(flash(page)).toHaveText("Dodano artykuł.");
   await expect(card(page, header)).toHaveCount(1);
   // One post, to the form's upload route (not Remix's own data requests).
   expect(posts).toEqual([expect.stringMatching(/\/strefapastora\/artykuly\/dodaj\/wyslij$/)]);
@@ -91,7 +91,7 @@ test("a refusal appears in place: no reload, the photo stays chosen", async ({ p
 
   await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(await photo());
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
-  await expect(page.getByRole("status")).toHaveText("Dodano artykuł.");
+  await expect(flash(page)).toHaveText("Dodano artykuł.");
 });
 
 test("'Zmień zdjęcie' reveals the photo fields without a request, and un-ticking drops the chosen photo", async ({

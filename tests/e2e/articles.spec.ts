@@ -1,7 +1,7 @@
 // The pastor's articles, with JavaScript on and off: add, view, edit (with
 // and without 'Zmień zdjęcie'), delete after confirmation, and every
 // validation message of the original site.
-import { expect, test } from "./fixtures";
+import { expect, flash, test } from "./fixtures";
 import { addArticle, card, photo, removeTestArticles, signIn, textFile, uniqueHeader } from "./articles.helpers";
 
 const withJs = () => test.info().project.name === "js";
@@ -67,7 +67,7 @@ test("adds an article with a photo; the pastor and the public see it", async ({ 
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
 
   await expect(page).toHaveURL(/\/strefapastora\/artykuly$/);
-  await expect(page.getByRole("status")).toHaveText("Dodano artykuł.");
+  await expect(flash(page)).toHaveText("Dodano artykuł.");
   const added = card(page, header);
   await expect(added.locator(".date")).toHaveText("2001-02-03");
   await expect(added.locator("img")).toHaveJSProperty("complete", true);
@@ -119,7 +119,7 @@ test("an incomplete form says 'Wypełnij wszystkie pola' and keeps what was type
   }
   await page.getByLabel("Data").fill("2001-03-04");
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
-  await expect(page.getByRole("status")).toHaveText("Dodano artykuł.");
+  await expect(flash(page)).toHaveText("Dodano artykuł.");
   await expect(card(page, header)).toHaveCount(1);
 });
 
@@ -163,7 +163,7 @@ test("edits header, date and text and keeps the photo when 'Zmień zdjęcie' is 
   await page.getByRole("button", { name: "zatwierdź" }).click();
 
   await expect(page).toHaveURL(/\/strefapastora\/artykuly$/);
-  await expect(page.getByRole("status")).toHaveText("Zapisano zmiany.");
+  await expect(flash(page)).toHaveText("Zapisano zmiany.");
   await expect(card(page, header)).toHaveCount(0);
   const after = card(page, edited);
   await expect(after.locator(".date")).toHaveText("2001-05-06");
@@ -189,7 +189,7 @@ test("replaces the photo when 'Zmień zdjęcie' is ticked and a photo chosen", a
     .setInputFiles(await photo("drugie.jpg", { width: 900, height: 1200, colour: "#33aa33" }));
   await page.getByRole("button", { name: "zatwierdź" }).click();
 
-  await expect(page.getByRole("status")).toHaveText("Zapisano zmiany.");
+  await expect(flash(page)).toHaveText("Zapisano zmiany.");
   const img = card(page, header).locator("img");
   await expect(img).not.toHaveAttribute("src", before!);
   await expect(img).toHaveAttribute("src", /drugie/);
@@ -270,7 +270,7 @@ test("deletes an article only after the question 'Czy napewno usunąć kartę �
     await page.getByRole("button", { name: "tak, usuń" }).click();
   }
   await expect(page).toHaveURL(/\/strefapastora\/artykuly$/);
-  await expect(page.getByRole("status")).toHaveText("Usunięto artykuł.");
+  await expect(flash(page)).toHaveText("Usunięto artykuł.");
   await expect(card(page, header)).toHaveCount(0);
 });
 

@@ -1,6 +1,6 @@
 // The pastor's signed-in devices, with JavaScript on and off: a second
 // browser shows up in the list and is signed out from the first.
-import { expect, signIn, test } from "./fixtures";
+import { expect, flash, signIn, test } from "./fixtures";
 
 test("another browser is listed and can be signed out from here", async ({ page, browser }) => {
   await signIn(page);
@@ -18,7 +18,7 @@ test("another browser is listed and can be signed out from here", async ({ page,
     expect(await signOutOne.count()).toBeGreaterThanOrEqual(1);
 
     await page.getByRole("button", { name: "wyloguj wszystkie inne" }).click();
-    await expect(page.getByRole("status")).toHaveText("Wylogowano wszystkie inne urządzenia.");
+    await expect(flash(page)).toHaveText("Wylogowano wszystkie inne urządzenia.");
     await expect(page.getByRole("button", { name: /^wyloguj to urządzenie/ })).toHaveCount(0);
 
     // The other browser is sent to sign in again.

@@ -17,6 +17,14 @@ export { expect };
 /** The pastor account the e2e server creates (tests/e2e/server.mjs). */
 export const PASTOR = { email: "pastor@example.org", password: "haslo-testowe-123" };
 
+/**
+ * The one-time message a page shows after a redirect ("Zapisano galerię.").
+ * Not simply the page's status role: while the next page renders, the
+ * previous one (an editor's upload report, the drag-and-drop live region)
+ * may still be on screen with live regions of its own.
+ */
+export const flash = (page: Page) => page.locator("p.flash[role=status]");
+
 /** Signs in through the login form, as the pastor would. */
 export async function signIn(page: Page) {
   await page.goto("/strefapastora/logowanie");

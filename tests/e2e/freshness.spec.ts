@@ -14,7 +14,7 @@ import {
   slug,
   uniqueTitle,
 } from "./galleries.helpers";
-import { expect, test } from "./fixtures";
+import { expect, flash, test } from "./fixtures";
 
 const withJs = () => test.info().project.name === "js";
 
@@ -94,7 +94,7 @@ test("an edited article shows its new text and photo at once, in the pastor's br
   await page.getByLabel("Zmień zdjęcie").check();
   await page.getByLabel("Nowe zdjęcie").setInputFiles(await articlePhoto("drugie.jpg", { colour: "#33aa33" }));
   await page.getByRole("button", { name: "zatwierdź" }).click();
-  await expect(page.getByRole("status")).toHaveText("Zapisano zmiany.");
+  await expect(flash(page)).toHaveText("Zapisano zmiany.");
 
   for (const p of [page, visitor]) {
     await p.goto(publicPath);
@@ -117,7 +117,7 @@ test("an edited article shows its new text and photo at once, in the pastor's br
     await card(page, edited).getByRole("button", { name: /^usuń/ }).click();
     await page.getByRole("button", { name: "tak, usuń" }).click();
   }
-  await expect(page.getByRole("status")).toHaveText("Usunięto artykuł.");
+  await expect(flash(page)).toHaveText("Usunięto artykuł.");
 
   for (const p of [page, visitor]) {
     const res = await p.goto(publicPath);
@@ -156,7 +156,7 @@ test("an album's new order, new title and deletion show at once, in the pastor's
   await photoButton(page, "na okładkę", "C.jpg").click();
   await expect.poll(() => editorOrder(page)).toEqual(["C.jpg", "A.jpg", "B.jpg"]);
   await page.getByRole("button", { name: "zapisz" }).click();
-  await expect(page.getByRole("status")).toHaveText("Zapisano galerię.");
+  await expect(flash(page)).toHaveText("Zapisano galerię.");
 
   for (const p of [page, visitor]) {
     await p.goto(`/galeria/${slug(title)}`);

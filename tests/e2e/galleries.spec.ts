@@ -15,7 +15,7 @@ import {
   slug,
   uniqueTitle,
 } from "./galleries.helpers";
-import { expect, test } from "./fixtures";
+import { expect, flash, test } from "./fixtures";
 
 const QUESTION = "Czy napewno chcesz usunąć galerię?";
 
@@ -79,7 +79,7 @@ test("create with three photos, reorder, save, see the order publicly, rename, d
 
   await page.getByRole("button", { name: "zapisz" }).click();
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(title)}`));
-  await expect(page.getByRole("status")).toHaveText("Zapisano galerię.");
+  await expect(flash(page)).toHaveText("Zapisano galerię.");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
   await expect(page.locator(".photo-grid a")).toHaveCount(3);
 
@@ -109,7 +109,7 @@ test("create with three photos, reorder, save, see the order publicly, rename, d
   // Delete.
   await page.goto(`/strefapastora/galeria/${slug(renamed)}`);
   await deleteAlbum(page);
-  await expect(page.getByRole("status")).toHaveText(`Usunięto galerię „${renamed}”.`);
+  await expect(flash(page)).toHaveText(`Usunięto galerię „${renamed}”.`);
   await expect(page.getByRole("heading", { name: renamed })).toHaveCount(0);
   await page.goto(`/galeria/${slug(renamed)}`);
   await expect(page).toHaveURL(endsWith("/galeria"));
@@ -257,7 +257,7 @@ test("each photo can be described for screen readers; the rest are named by albu
   await expect(describeField("A.jpg")).toHaveValue("Dzieci bawią się na łące");
   await expect(describeField("B.jpg")).toHaveValue("");
   await page.getByRole("button", { name: "zapisz" }).click();
-  await expect(page.getByRole("status")).toHaveText("Zapisano galerię.");
+  await expect(flash(page)).toHaveText("Zapisano galerię.");
 
   await page.goto(`/galeria/${slug(title)}`);
   const alts = await page.locator(".photo-grid img").evaluateAll((imgs) => imgs.map((i) => i.getAttribute("alt")));
