@@ -49,14 +49,26 @@ export default async function handleRequest(
   // Rendered whole before it is sent, not streamed: no page waits on
   // deferred data. Not renderToString either: with single fetch <Scripts>
   // writes the page's data through Suspense, which only a stream renders.
-  const stream = await renderToReadableStream(
-    <DocumentContext.Provider value={{ nonce, inlineCss: siteCss() }}>
-      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-    </DocumentContext.Provider>,
-    { nonce, signal: request.signal },
-  );
-  await stream.allReady;
-  const html = Buffer.from(await new Response(stream).arrayBuffer());
+  // The client going away stops the render, but only while it runs: React
+  // answers a later abort by closing its finished stream again, which throws
+  // (seen when a client disconnects while the page is being sent).
+  const rendering = new AbortController();
+  const stop = () => rendering.abort(request.signal.reason);
+  if (request.signal.aborted) stop();
+  else request.signal.addEventListener("abort", stop, { once: true });
+  let html: Buffer;
+  try {
+    const stream = await renderToReadableStream(
+      <DocumentContext.Provider value={{ nonce, inlineCss: siteCss() }}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </DocumentContext.Provider>,
+      { nonce, signal: rendering.signal },
+    );
+    await stream.allReady;
+    html = Buffer.from(await new Response(stream).arrayBuffer());
+  } finally {
+    request.signal.removeEventListener("abort", stop);
+  }
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   applySecurityHeaders(responseHeaders, nonce);
   return new Response(Buffer.concat([Buffer.from("<!DOCTYPE html>"), html]), {
