@@ -2,7 +2,7 @@ import { createCookie } from "@remix-run/node";
 import { config } from "~/services/config.server";
 import { sessionSecrets } from "~/features/auth/session.server";
 import { throttleEmail } from "~/features/auth/sign-in-limits.server";
-import { LOGIN_PATH } from "~/lib/paths";
+import { PANEL_PATH } from "~/lib/paths";
 
 /**
  * A browser in which an account has signed in before carries this cookie:
@@ -19,8 +19,9 @@ function deviceCookie() {
     httpOnly: true,
     sameSite: "lax",
     secure: config().isProduction,
-    // Only the sign-in form reads it.
-    path: LOGIN_PATH,
+    // Only the sign-in form reads it, but with JavaScript the form posts to
+    // /strefapastora/logowanie.data, outside a path of /strefapastora/logowanie.
+    path: PANEL_PATH,
     maxAge: DEVICE_TOKEN_MAX_AGE_S,
     secrets: sessionSecrets(),
   });
