@@ -11,7 +11,7 @@ import { yearIn } from "~/lib/text";
 import { siteCss } from "~/http/inline-css.server";
 import { DocumentContext } from "~/lib/document-context";
 import { applySecurityHeaders, createNonce } from "~/http/security-headers.server";
-import { currentContentVersion } from "~/services/content-version.server";
+import { contentKey } from "~/services/content-version.server";
 import { logger } from "~/services/logger.server";
 import { unavailableResponse } from "~/http/unavailable.server";
 import { isPastorPath } from "~/lib/paths";
@@ -35,7 +35,7 @@ export default async function handleRequest(
   const cacheControl = cacheControlFor(request, responseStatusCode, responseHeaders);
   responseHeaders.set("Cache-Control", cacheControl);
   if (cacheControl !== PRIVATE_CACHE && cacheControl !== "no-store" && responseStatusCode < 500) {
-    const version = await currentContentVersion();
+    const version = await contentKey();
     const etag = documentEtag(request, responseStatusCode, remixContext, version, String(yearIn(church.timeZone)));
     responseHeaders.set("ETag", etag);
     if (isNotModified(request, etag)) {

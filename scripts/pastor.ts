@@ -3,6 +3,7 @@
 //   passwd <email> [--password-stdin]   new password (ends the account's sessions)
 //   list
 //   remove <email>
+//   reset-2fa <email>                   second factor off (a lost phone), sessions ended
 // Passwords come from a hidden prompt on a terminal or, with --password-stdin,
 // from the first line of standard input; never from the arguments, which stay
 // in shell history and in the process list.
@@ -19,6 +20,7 @@ import {
   setPassword,
 } from "~/features/auth/users.server";
 import { newPasswordSchema } from "~/features/auth/password-rule.server";
+import { resetTwoFactor } from "~/features/auth/two-factor.server";
 
 export interface Io {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -31,6 +33,7 @@ const USAGE = `Użycie:
   zbor pastor passwd <email>   zmienia hasło i kończy sesje konta
   zbor pastor list             wypisuje konta
   zbor pastor remove <email>   usuwa konto
+  zbor pastor reset-2fa <email>  wyłącza weryfikację dwuetapową (np. po utracie telefonu) i kończy sesje konta
 Z opcją --password-stdin add i passwd czytają hasło z pierwszego wiersza standardowego wejścia.`;
 
 const PASSWORD_STDIN = "--password-stdin";
@@ -103,7 +106,7 @@ export async function main(args: string[], io: Io): Promise<number> {
   const out = (line: string) => io.stdout.write(`${line}\n`);
   const fail = (line: string) => (io.stderr.write(`${line}\n`), 1);
 
-  if (!command || !["add", "passwd", "list", "remove"].includes(command)) return fail(USAGE);
+  if (!command || !["add", "passwd", "list", "remove", "reset-2fa"].includes(command)) return fail(USAGE);
   if (rest.length) {
     return fail(
       "Hasła nie podaje się w argumentach: polecenie zapyta o nie albo przeczyta je ze standardowego wejścia.",
@@ -135,6 +138,18 @@ export async function main(args: string[], io: Io): Promise<number> {
         const changed = await setPassword({ email, password: await newPassword(io, fromStdin) });
         if (!changed) return fail(`Nie ma konta ${email}.`);
         out(`Zmieniono hasło konta ${email.toLowerCase()}; jego sesje zakończono.`);
+        return 0;
+      }
+      case "reset-2fa": {
+        const result = await resetTwoFactor({ email });
+        if (result === "missing") return fail(`Nie ma konta ${email}.`);
+        if (result === "was-off") {
+          out(`Konto ${email.toLowerCase()} nie ma włączonej weryfikacji dwuetapowej.`);
+          return 0;
+        }
+        out(
+          `Wyłączono weryfikację dwuetapową konta ${email.toLowerCase()} i usunięto jego kody odzyskiwania; jego sesje zakończono.`,
+        );
         return 0;
       }
       case "remove": {

@@ -25,7 +25,7 @@ const COMMANDS: Record<string, Command> = {
 };
 
 const USAGE = `Użycie: zbor <polecenie> …
-  pastor add|passwd|list|remove …   konta pastora (zbor pastor bez argumentów opisuje użycie)
+  pastor add|passwd|list|remove|reset-2fa …  konta pastora (zbor pastor bez argumentów opisuje użycie)
   backup <plik | s3://kubeł/klucz>   kopia bazy danych i plików
   restore <plik | s3://kubeł/klucz>  przywraca kopię do pustej bazy i pustego magazynu
   import:firebase <eksport.json>     import ze starej strony

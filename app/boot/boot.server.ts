@@ -5,6 +5,7 @@ import { keepDataDirPrivate } from "~/boot/data-dir.server";
 import { seedDemoContent } from "~/boot/seed.server";
 import { WeakSessionSecret, sessionSecrets } from "~/features/auth/session.server";
 import { ensureStartupAccounts } from "~/features/auth/users.server";
+import { purgeExpired } from "~/features/bin/bin.server";
 import { scheduleGalleryCleanup, stopGalleryCleanup } from "~/features/galleries/cleanup.server";
 import { churchPayload } from "~/features/giving/payment-qr.server";
 import { backfillVariants } from "~/features/images/variant-backfill.server";
@@ -96,6 +97,8 @@ export async function boot(): Promise<void> {
   removeStaleUploads().catch((error) => logger.error({ err: error }, "cleaning temporary uploads failed"));
   // Photos stored before sharing JPEGs existed get theirs, in the background.
   backfillShareImages().catch((error) => logger.error({ err: error }, "making sharing images failed"));
+  // What has been in the bin for 30 days, and history entries older than a year.
+  purgeExpired().catch((error) => logger.error({ err: error }, "purging the bin failed"));
   // Drafts of albums abandoned for a day, and their photos: now and every hour.
   scheduleGalleryCleanup();
   state = "ready";

@@ -14,12 +14,15 @@ export function ConfirmButton({
   children,
   intent = "delete",
   className,
+  fields = {},
 }: {
   action: string;
   question: string;
   children: ReactNode;
   intent?: string;
   className?: string;
+  /** Hidden fields that name what the button is about (e.g. which bin item). */
+  fields?: Record<string, string>;
 }) {
   return (
     <Form
@@ -36,6 +39,7 @@ export function ConfirmButton({
       }}
     >
       <CsrfInput />
+      <HiddenFields fields={fields} />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="confirmed" value="" />
       <button type="submit" className="danger">
@@ -51,11 +55,15 @@ export function ConfirmPage({
   question,
   cancelTo,
   intent = "delete",
+  fields = {},
+  confirmLabel = "tak, usuń",
 }: {
   action: string;
   question: string;
   cancelTo: string;
   intent?: string;
+  fields?: Record<string, string>;
+  confirmLabel?: string;
 }) {
   return (
     <div className="confirm" role="alertdialog" aria-labelledby="confirm-question">
@@ -63,10 +71,11 @@ export function ConfirmPage({
       <div className="confirm-actions">
         <Form method="post" action={action}>
           <CsrfInput />
+          <HiddenFields fields={fields} />
           <input type="hidden" name="intent" value={intent} />
           <input type="hidden" name="confirmed" value="1" />
           <button type="submit" className="danger">
-            tak, usuń
+            {confirmLabel}
           </button>
         </Form>
         <a className="button secondary" href={cancelTo}>
@@ -75,4 +84,8 @@ export function ConfirmPage({
       </div>
     </div>
   );
+}
+
+function HiddenFields({ fields }: { fields: Record<string, string> }) {
+  return Object.entries(fields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
 }

@@ -2,7 +2,7 @@ import { Link, useMatches } from "@remix-run/react";
 import { FlashMessage } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CSRF_FIELD } from "~/lib/csrf";
-import { LOGOUT_PATH, PANEL_PATH } from "~/lib/paths";
+import { BIN_PATH, LOGOUT_PATH, PANEL_PATH } from "~/lib/paths";
 
 /**
  * The token of this session, from the nearest route whose loader returned
@@ -47,7 +47,7 @@ export function PastorBar({ email }: { email: string }) {
 
 /**
  * The top of a pastor list page: who is signed in, the title, the message
- * left by the last action, the button that adds an item and the way back.
+ * left by the last action, the button that adds an item, the bin and the way back.
  */
 export function PastorListHeader({
   email,
@@ -70,6 +70,9 @@ export function PastorListHeader({
       <p className="pastor-actions">
         <Link className="button" to={addTo}>
           {addLabel}
+        </Link>
+        <Link className="button secondary" to={BIN_PATH}>
+          kosz
         </Link>
         <BackLink to={PANEL_PATH} />
       </p>

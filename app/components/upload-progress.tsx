@@ -13,7 +13,8 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
  * - request: POST, the form's multipart body as is (CSRF field included),
  *   `Accept: application/json`;
  * - saved: 200 `{ "redirectTo": "/…" }` (plus the one-time message's cookie):
- *   the page navigates there;
+ *   the page navigates there; also a form kept after the session ended
+ *   (app/features/kept-forms): then the address is the sign-in page, which leads back;
  * - refused: 4xx/5xx `{ "refused": … }`, the very data the page's action
  *   returns to a plain post (message, typed values): handed to the page;
  * - anything else (a refused session, a proxy's error page, a lost
@@ -119,7 +120,9 @@ export function useUploadForm<Refusal>(url: string): UploadForm<Refusal> {
     (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
       if (sending.current) return;
-      const body = new FormData(event.currentTarget);
+      // With the pressed button's name and value, as the browser would send them.
+      const submitter = (event.nativeEvent as SubmitEvent).submitter;
+      const body = new FormData(event.currentTarget, submitter instanceof HTMLButtonElement ? submitter : null);
       setPhase("uploading");
       setProgress(0);
       // The previous answer goes, so the next one is announced afresh.

@@ -30,7 +30,7 @@ export function documentEtag(
   request: Request,
   status: number,
   context: EntryContext,
-  contentVersion: number,
+  contentVersion: string,
   extra: string,
 ): string {
   const url = new URL(request.url);

@@ -7,7 +7,7 @@ import { SESSION_COOKIE_NAMES } from "~/features/auth/session.server";
 import { FILES_PATH, NEWS_PATH, isPastorPath } from "~/lib/paths";
 import { yearIn } from "~/lib/text";
 import { config } from "~/services/config.server";
-import { currentContentVersion } from "~/services/content-version.server";
+import { contentKey } from "~/services/content-version.server";
 import { logger } from "~/services/logger.server";
 
 /**
@@ -17,7 +17,8 @@ import { logger } from "~/services/logger.server";
  * of a public address is looked up by address; a miss goes through Remix as
  * usual, its answer is kept when it is a 200 that the app marked public and
  * that sets no cookie, and it is served until contentChanged() moves the
- * content version on (every instance sees that within a second). Anything
+ * content version on (every instance sees that within a second) or a scheduled
+ * article or album becomes public. Anything
  * else goes straight through: a session cookie, an Authorization header, a
  * query the cache does not know, a Remix data request, the pastor area.
  *
@@ -32,7 +33,7 @@ import { logger } from "~/services/logger.server";
  */
 
 interface Entry {
-  version: number;
+  version: string;
   key: string;
   headers: OutgoingHttpHeaders;
   etag: string | undefined;
@@ -75,7 +76,9 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
   // A Map keeps insertion order: the first entry is the least recently used.
   const entries = new Map<string, Entry>();
   let bytes = 0;
-  let version: number | null = null;
+  // The content key (see contentKey()): the version, and the next moment a
+  // scheduled item goes public, after which every kept page is stale.
+  let version: string | null = null;
   // Pages being rendered, so that requests for the same page wait for it.
   const rendering = new Map<string, Promise<void>>();
 
@@ -149,7 +152,7 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
   }
 
   /** Renders through `next` into memory, then keeps the page when it may be shared. */
-  function renderAndKeep(req: IncomingMessage, res: ServerResponse, next: Next, key: string, forVersion: number) {
+  function renderAndKeep(req: IncomingMessage, res: ServerResponse, next: Next, key: string, forVersion: string) {
     const method = req.method!;
     const conditional = {
       "if-none-match": req.headers["if-none-match"],
@@ -241,11 +244,11 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
   async function handle(req: IncomingMessage, res: ServerResponse, next: Next) {
     if (maxBytes <= 0) return next();
     let key: string | null;
-    let current: number;
+    let current: string;
     try {
       key = await keyOf(req);
       if (key === null) return next();
-      current = await currentContentVersion();
+      current = await contentKey();
     } catch {
       // An unreachable database: Remix answers with its page for that.
       return next();
@@ -282,7 +285,7 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
     renderAndKeep(req, res, next, key, current);
   }
 
-  function serveKept(key: string, current: number, req: IncomingMessage, res: ServerResponse): boolean {
+  function serveKept(key: string, current: string, req: IncomingMessage, res: ServerResponse): boolean {
     const entry = entries.get(key);
     if (!entry || entry.version !== current) return false;
     entries.delete(key);

@@ -44,8 +44,11 @@ export const LOGOUT_PATH = "/strefapastora/wyloguj";
 
 export const PASTOR_ARTICLES_PATH = "/strefapastora/artykuly";
 export const DEVICES_PATH = "/strefapastora/urzadzenia";
+export const TWO_FACTOR_PATH = "/strefapastora/weryfikacja-dwuetapowa";
 export const ADD_ARTICLE_PATH = "/strefapastora/artykuly/dodaj";
 export const pastorArticlePath = (id: string) => `${PASTOR_ARTICLES_PATH}/${encodeURIComponent(id)}`;
+/** The pastor's preview of an article: the public page, also for a draft or a scheduled one. */
+export const articlePreviewPath = (id: string) => `${pastorArticlePath(id)}/podglad`;
 export const editArticlePath = (id: string) => `${PASTOR_ARTICLES_PATH}/edytuj/${encodeURIComponent(id)}`;
 /** Where the article forms' upload script posts (the contract: app/components/upload-progress.tsx). */
 export const ADD_ARTICLE_UPLOAD_PATH = `${ADD_ARTICLE_PATH}/wyslij`;
@@ -59,9 +62,17 @@ export const ADD_GALLERY_PATH = "/strefapastora/galeria/dodaj";
 export const GALLERY_PHOTOS_PATH = "/strefapastora/galeria/dodaj/zdjecia";
 export const EDIT_GALLERY_PREFIX = "/strefapastora/galeria/edytuj/";
 export const pastorGalleryPath = (title: string) => `${PASTOR_GALLERIES_PATH}/${titleSegment(title)}`;
+/** Ends the preview's address; a title never holds a literal slash (it goes as %2F). */
+export const PREVIEW_SUFFIX = "/podglad";
+export const galleryPreviewPath = (title: string) => `${pastorGalleryPath(title)}${PREVIEW_SUFFIX}`;
 export const editGalleryPath = (title: string) => `${EDIT_GALLERY_PREFIX}${titleSegment(title)}`;
 
 /** True for the pastor area's own addresses (not for e.g. /strefapastoraX). */
 export function isPastorPath(pathname: string): boolean {
   return pathname === PANEL_PATH || pathname.startsWith(`${PANEL_PATH}/`);
 }
+
+/** The bin: deleted articles and albums, for 30 days. */
+export const BIN_PATH = "/strefapastora/kosz";
+/** The history of changes, the last year. */
+export const ACTIVITY_PATH = "/strefapastora/historia-zmian";

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { PhotoGrid } from "~/features/galleries/photo-grid";
-import { BackLink } from "~/components/layout";
+import { GalleryView } from "~/features/galleries/gallery-view";
 import { pageTitle, seo } from "~/features/seo/seo";
-import { describe, displayDate } from "~/lib/text";
+import { describe } from "~/lib/text";
 import { getGalleryByTitle, titleFromSlug } from "~/features/galleries/galleries.server";
 import { GALLERIES_PATH } from "~/lib/paths";
 
@@ -28,13 +27,5 @@ export const meta: MetaFunction<typeof loader> = (args) =>
 
 export default function Gallery() {
   const { gallery } = useLoaderData<typeof loader>();
-  return (
-    <div className="page">
-      <BackLink to={GALLERIES_PATH} />
-      <h1>{gallery.title}</h1>
-      {gallery.description ? <p>{gallery.description}</p> : null}
-      <p className="date">{displayDate(gallery.date)}</p>
-      <PhotoGrid title={gallery.title} images={gallery.images} />
-    </div>
-  );
+  return <GalleryView gallery={gallery} backTo={GALLERIES_PATH} />;
 }

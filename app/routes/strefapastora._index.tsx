@@ -3,20 +3,41 @@ import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { PastorBar } from "~/components/pastor";
-import { DEVICES_PATH, LOGIN_PATH, PASTOR_ARTICLES_PATH, PASTOR_GALLERIES_PATH } from "~/lib/paths";
+import { twoFactorEnabled } from "~/features/auth/two-factor.server";
+import { purgeOnVisit } from "~/features/bin/bin.server";
+import {
+  ACTIVITY_PATH,
+  BIN_PATH,
+  DEVICES_PATH,
+  LOGIN_PATH,
+  PASTOR_ARTICLES_PATH,
+  PASTOR_GALLERIES_PATH,
+  TWO_FACTOR_PATH,
+} from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The panel home alone sends strangers to the login page (the original site's rule).
   const user = await requireUser(request, { redirectTo: LOGIN_PATH });
-  return data({ email: user.email, csrf: user.csrf }, { headers: { "Cache-Control": "no-store" } });
+  // What has been in the bin for 30 days goes now, not only at the next start.
+  await purgeOnVisit();
+  return data(
+    { email: user.email, csrf: user.csrf, twoFactor: await twoFactorEnabled(user.id) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 export default function PastorHome() {
-  const { email } = useLoaderData<typeof loader>();
+  const { email, twoFactor } = useLoaderData<typeof loader>();
   return (
     <section className="page pastor">
       <PastorBar email={email} />
       <h1>Strefa pastora</h1>
+      {twoFactor ? null : (
+        <p className="notice">
+          Zalecamy włączenie weryfikacji dwuetapowej: samo hasło nie wystarczy wtedy nikomu, kto je pozna.{" "}
+          <Link to={TWO_FACTOR_PATH}>Włącz weryfikację dwuetapową</Link>
+        </p>
+      )}
       <ul className="pastor-links">
         <li>
           <Link to={PASTOR_ARTICLES_PATH}>lista artykułów</Link>
@@ -25,7 +46,16 @@ export default function PastorHome() {
           <Link to={PASTOR_GALLERIES_PATH}>galeria zborowa</Link>
         </li>
         <li>
+          <Link to={BIN_PATH}>kosz</Link>
+        </li>
+        <li>
+          <Link to={ACTIVITY_PATH}>historia zmian</Link>
+        </li>
+        <li>
           <Link to={DEVICES_PATH}>zalogowane urządzenia</Link>
+        </li>
+        <li>
+          <Link to={TWO_FACTOR_PATH}>weryfikacja dwuetapowa</Link>
         </li>
       </ul>
     </section>

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useActionData, useLoaderData, useParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { ArticleView } from "~/features/articles/article-view";
 import { ConfirmPage } from "~/components/confirm";
@@ -9,11 +9,12 @@ import { redirectWithFlash } from "~/http/flash.server";
 import { deleteArticle, getArticle, getArticleHeader } from "~/features/articles/articles.server";
 import { ARTICLE_MESSAGES, deleteQuestion } from "~/features/articles/messages";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
-import { PASTOR_ARTICLES_PATH, pastorArticlePath } from "~/lib/paths";
+import { PASTOR_ARTICLES_PATH, articlePreviewPath, pastorArticlePath } from "~/lib/paths";
+import { PublicationBadge } from "~/features/publishing/publish-controls";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const article = await getArticle(params.id ?? "");
+  const article = await getArticle(params.id ?? "", { withUnpublished: true });
   return data({ csrf: user.csrf, article }, { status: article ? 200 : 404 });
 }
 
@@ -26,7 +27,7 @@ const MAX_FORM_BYTES = 64 * 1024;
  * answers with the question, rendered by the server.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const id = params.id ?? "";
   if (Number(request.headers.get("Content-Length")) > MAX_FORM_BYTES) {
     return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
@@ -39,9 +40,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (header === null) return data({ error: ARTICLE_MESSAGES.notFound }, { status: 404 });
     return { confirm: deleteQuestion(header) };
   }
-  const result = await deleteArticle({ id });
+  const result = await deleteArticle({ id }, { actor: user });
   if (!result.ok) return data({ error: result.message }, { status: result.status });
-  return redirectWithFlash(PASTOR_ARTICLES_PATH, "Usunięto artykuł.");
+  return redirectWithFlash(PASTOR_ARTICLES_PATH, "Przeniesiono artykuł do kosza.");
 }
 
 export default function PastorArticle() {
@@ -58,6 +59,16 @@ export default function PastorArticle() {
       {result && "error" in result && article ? (
         <div className="page article">
           <FormError message={result.error} />
+        </div>
+      ) : null}
+      {article ? (
+        <div className="page article">
+          <p>
+            <PublicationBadge publication={article.publication} />{" "}
+            <Link className="button secondary" to={articlePreviewPath(article.id)}>
+              podgląd
+            </Link>
+          </p>
         </div>
       ) : null}
       <ArticleView article={article} backTo={PASTOR_ARTICLES_PATH} />

@@ -8,13 +8,17 @@ import { CardPhoto } from "~/components/picture";
 import { readFlash } from "~/http/flash.server";
 import { displayDate } from "~/lib/text";
 import { listArticleCards } from "~/features/articles/articles.server";
+import { PublicationBadge } from "~/features/publishing/publish-controls";
 import { deleteQuestion } from "~/features/articles/messages";
-import { ADD_ARTICLE_PATH, editArticlePath, pastorArticlePath } from "~/lib/paths";
+import { ADD_ARTICLE_PATH, articlePreviewPath, editArticlePath, pastorArticlePath } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { flash, headers } = await readFlash(request);
-  const articles = (await listArticleCards()).map((a) => ({ ...a, question: deleteQuestion(a.header) }));
+  const articles = (await listArticleCards({ withUnpublished: true })).map((a) => ({
+    ...a,
+    question: deleteQuestion(a.header),
+  }));
   return data({ email: user.email, csrf: user.csrf, flash, articles }, { headers });
 }
 
@@ -42,10 +46,16 @@ export default function PastorArticles() {
                 {a.image ? <CardPhoto image={a.image} first={i === 0} /> : null}
                 <h2>{a.header}</h2>
                 <p className="date">{displayDate(a.date)}</p>
+                <p>
+                  <PublicationBadge publication={a.publication} />
+                </p>
                 <p>{a.excerpt}</p>
                 <div className="card-actions">
                   <Link className="button secondary" to={path}>
                     pokaż{which}
+                  </Link>
+                  <Link className="button secondary" to={articlePreviewPath(a.id)}>
+                    podgląd{which}
                   </Link>
                   <Link className="button secondary" to={editArticlePath(a.id)}>
                     edytuj{which}

@@ -1,28 +1,42 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
+import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { Field } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { pageReply } from "~/http/form-reply.server";
-import { submitArticleForm } from "~/features/articles/article-form.server";
+import { keptArticleForm, submitArticleForm } from "~/features/articles/article-form.server";
 import { ArticleForm, HeaderField, TextField } from "~/features/articles/article-form";
 import { ADD_ARTICLE_PATH, ADD_ARTICLE_UPLOAD_PATH, PASTOR_ARTICLES_PATH } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { csrf: user.csrf };
+  const kept = await keptArticleForm(request, user, "add");
+  return {
+    csrf: user.csrf,
+    kept: kept ? { key: kept.key, photo: kept.photo, message: kept.message, values: kept.values } : null,
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
-  return pageReply(await submitArticleForm(request, { kind: "add" }));
+  // A post after the session ended is kept, and brought back after sign-in.
+  const user = await requireUserOrKeep(request, { form: "article-add", path: ADD_ARTICLE_PATH });
+  return pageReply(await submitArticleForm(request, { kind: "add" }, user));
 }
 
 export default function AddArticle() {
+  const { kept } = useLoaderData<typeof loader>();
   return (
     <section className="page pastor">
       <BackLink to={PASTOR_ARTICLES_PATH} />
       <h1>Nowy artykuł</h1>
-      <ArticleForm kind="add" action={ADD_ARTICLE_PATH} uploadUrl={ADD_ARTICLE_UPLOAD_PATH} submitLabel="dodaj">
+      <ArticleForm
+        kind="add"
+        action={ADD_ARTICLE_PATH}
+        uploadUrl={ADD_ARTICLE_UPLOAD_PATH}
+        submitLabel="dodaj"
+        kept={kept}
+      >
         {({ typed, invalid }) => (
           <>
             <Field

@@ -2,13 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
+import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { Field } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { Photo } from "~/components/picture";
 import { pageReply } from "~/http/form-reply.server";
-import { submitArticleForm } from "~/features/articles/article-form.server";
+import { keptArticleForm, submitArticleForm } from "~/features/articles/article-form.server";
 import { ArticleForm, HeaderField, TextField } from "~/features/articles/article-form";
 import { getArticle } from "~/features/articles/articles.server";
+import { instantToWallTime } from "~/features/publishing/publication.server";
 import { isCalendarDate } from "~/lib/text";
 import { PASTOR_ARTICLES_PATH, editArticlePath, editArticleUploadPath } from "~/lib/paths";
 
@@ -16,25 +18,40 @@ const PREVIEW_HEIGHT = 150;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const article = await getArticle(params.id ?? "");
-  if (!article) return data({ csrf: user.csrf, article: null }, { status: 404 });
-  const { id, header, text, date, image } = article;
+  const article = await getArticle(params.id ?? "", { withUnpublished: true });
+  if (!article) return data({ csrf: user.csrf, article: null, kept: null }, { status: 404 });
+  const { id, header, text, date, image, publication } = article;
   // A date input shows only YYYY-MM-DD; an older free-text date is shown
   // beside it and kept when no new date is chosen.
   const iso = isCalendarDate(date);
+  const kept = await keptArticleForm(request, user, "edit");
+  // A kept edit still counts from the version it began from: what changed meanwhile is not overwritten unseen.
+  const keptVersion = Number(kept?.fields.version);
   return {
     csrf: user.csrf,
-    article: { id, header, text, image, date: iso ? date : "", legacyDate: iso ? null : date },
+    article: {
+      id,
+      header,
+      text,
+      image,
+      date: iso ? date : "",
+      legacyDate: iso ? null : date,
+      version: kept && Number.isSafeInteger(keptVersion) ? keptVersion : article.version,
+      imageKey: kept && "baseImage" in kept.fields ? kept.fields.baseImage || null : article.imageKey,
+      publishAt: publication.at ? instantToWallTime(new Date(publication.at)) : "",
+    },
+    kept: kept ? { key: kept.key, photo: kept.photo, message: kept.message, values: kept.values } : null,
   };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
-  return pageReply(await submitArticleForm(request, { kind: "edit", id: params.id ?? "" }));
+  // A post after the session ended is kept, and brought back after sign-in.
+  const user = await requireUserOrKeep(request, { form: "article-edit", path: editArticlePath(params.id ?? "") });
+  return pageReply(await submitArticleForm(request, { kind: "edit", id: params.id ?? "" }, user));
 }
 
 export default function EditArticle() {
-  const { article } = useLoaderData<typeof loader>();
+  const { article, kept } = useLoaderData<typeof loader>();
   if (!article) {
     return (
       <div className="page article">
@@ -54,6 +71,9 @@ export default function EditArticle() {
         action={editArticlePath(article.id)}
         uploadUrl={editArticleUploadPath(article.id)}
         submitLabel="zatwierdź"
+        kept={kept}
+        edit={{ version: article.version, imageKey: article.imageKey, currentHref: editArticlePath(article.id) }}
+        publishAt={article.publishAt}
       >
         {({ typed, invalid }) => {
           const values = typed ?? { ...article, changeImage: false };

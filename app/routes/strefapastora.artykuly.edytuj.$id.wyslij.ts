@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireUser } from "~/features/auth/auth.server";
+import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { submitArticleForm } from "~/features/articles/article-form.server";
 import { uploadReply } from "~/http/form-reply.server";
 import { editArticlePath } from "~/lib/paths";
@@ -13,6 +14,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
-  return uploadReply(await submitArticleForm(request, { kind: "edit", id: params.id ?? "" }));
+  // After the session ended: kept, and the answer sends the page to sign in and back.
+  const user = await requireUserOrKeep(request, {
+    form: "article-edit",
+    path: editArticlePath(params.id ?? ""),
+    reply: "json",
+  });
+  return uploadReply(await submitArticleForm(request, { kind: "edit", id: params.id ?? "" }, user));
 }

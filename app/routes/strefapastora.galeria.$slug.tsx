@@ -13,14 +13,21 @@ import { DELETE_GALLERY_QUESTION } from "~/features/galleries/constants";
 import { pageTitle, seo } from "~/features/seo/seo";
 import { displayDate } from "~/lib/text";
 import { deleteGallery, getGalleryByTitle } from "~/features/galleries/galleries.server";
-import { PASTOR_GALLERIES_PATH, UNKNOWN_GALLERY_REDIRECT, editGalleryPath, pastorGalleryPath } from "~/lib/paths";
+import {
+  PASTOR_GALLERIES_PATH,
+  UNKNOWN_GALLERY_REDIRECT,
+  editGalleryPath,
+  galleryPreviewPath,
+  pastorGalleryPath,
+} from "~/lib/paths";
+import { PublicationBadge } from "~/features/publishing/publish-controls";
 
 export const meta: MetaFunction<typeof loader> = (args) => seo(args, { title: pageTitle(args.data?.gallery.title) });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const title = titleFromDetailPath(request);
-  const gallery = title === null ? null : await getGalleryByTitle(title);
+  const gallery = title === null ? null : await getGalleryByTitle(title, { withUnpublished: true });
   if (!gallery) throw redirect(UNKNOWN_GALLERY_REDIRECT);
   const { flash, headers } = await readFlash(request);
   return data(
@@ -31,13 +38,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       gallery,
       path: pastorGalleryPath(gallery.title),
       editPath: editGalleryPath(gallery.title),
+      previewPath: galleryPreviewPath(gallery.title),
     },
     { headers },
   );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const title = titleFromDetailPath(request);
   const form = await readForm(request);
   try {
@@ -46,15 +54,16 @@ export async function action({ request }: ActionFunctionArgs) {
       return data({ confirm: false, error: "Nieznane polecenie formularza." }, { status: 400 });
     // Without JavaScript there was no dialog: ask on a page of its own first.
     if (form.fields.get("confirmed") !== "1") return { confirm: true, error: null };
-    if (title === null || !(await deleteGallery({ title }))) return redirect(UNKNOWN_GALLERY_REDIRECT);
-    return redirectWithFlash(PASTOR_GALLERIES_PATH, `Usunięto galerię „${title}”.`);
+    if (title === null || !(await deleteGallery({ title }, undefined, { actor: user })))
+      return redirect(UNKNOWN_GALLERY_REDIRECT);
+    return redirectWithFlash(PASTOR_GALLERIES_PATH, `Przeniesiono galerię „${title}” do kosza.`);
   } finally {
     if (form.ok) await form.cleanup();
   }
 }
 
 export default function PastorGallery() {
-  const { email, flash, gallery, path, editPath } = useLoaderData<typeof loader>();
+  const { email, flash, gallery, path, editPath, previewPath } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <section className="page pastor">
@@ -66,7 +75,13 @@ export default function PastorGallery() {
       <h1>{gallery.title}</h1>
       {gallery.description ? <p className="album-description">{gallery.description}</p> : null}
       <p className="date">{displayDate(gallery.date)}</p>
+      <p>
+        <PublicationBadge publication={gallery.publication} />
+      </p>
       <div className="pastor-actions">
+        <a className="button secondary" href={previewPath}>
+          podgląd
+        </a>
         <a className="button secondary" href={editPath}>
           edytuj
         </a>

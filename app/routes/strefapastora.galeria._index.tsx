@@ -6,12 +6,17 @@ import { PastorListHeader } from "~/components/pastor";
 import { readFlash } from "~/http/flash.server";
 import { displayDate } from "~/lib/text";
 import { listGalleriesForPastor } from "~/features/galleries/galleries.server";
-import { ADD_GALLERY_PATH, pastorGalleryPath } from "~/lib/paths";
+import { ADD_GALLERY_PATH, galleryPreviewPath, pastorGalleryPath } from "~/lib/paths";
+import { PublicationBadge } from "~/features/publishing/publish-controls";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { flash, headers } = await readFlash(request);
-  const galleries = (await listGalleriesForPastor()).map((g) => ({ ...g, path: pastorGalleryPath(g.title) }));
+  const galleries = (await listGalleriesForPastor()).map((g) => ({
+    ...g,
+    path: pastorGalleryPath(g.title),
+    previewPath: galleryPreviewPath(g.title),
+  }));
   return data({ email: user.email, csrf: user.csrf, flash, galleries }, { headers });
 }
 
@@ -28,9 +33,15 @@ export default function PastorGalleries() {
             <li key={g.path}>
               <h2>{g.title}</h2>
               <p className="date">{displayDate(g.date)}</p>
+              <p>
+                <PublicationBadge publication={g.publication} />
+              </p>
               {/* A document load: the raw path carries the title exactly. */}
               <a className="button secondary" href={g.path}>
                 szczegóły<span className="visually-hidden">: {g.title}</span>
+              </a>{" "}
+              <a className="button secondary" href={g.previewPath}>
+                podgląd<span className="visually-hidden">: {g.title}</span>
               </a>
             </li>
           ))}

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/features/auth/auth.server";
+import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { GalleryEditor } from "~/features/galleries/editor/gallery-editor";
 import { editorAction, editorLoader, titleFromEditPath } from "~/features/galleries/editor.server";
 
@@ -10,7 +11,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  // Details posted after the session ended are kept, and brought back into the editor after sign-in.
+  const user = await requireUserOrKeep(request, { form: "album-details" });
   return editorAction(request, user, { kind: "edit", title: titleFromEditPath(request) });
 }
 

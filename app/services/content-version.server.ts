@@ -3,6 +3,7 @@ import { clock } from "~/services/clock.server";
 import { type Db, withDb } from "~/services/db.server";
 import { logger } from "~/services/logger.server";
 import { contentVersion } from "~/services/schema";
+import { nextDueMoment } from "~/features/publishing/publication.server";
 
 /**
  * How fresh what the public pages show is, shared by every app instance
@@ -15,23 +16,56 @@ import { contentVersion } from "~/services/schema";
  * for at most a second. A check on demand (rather than LISTEN/NOTIFY) works
  * the same on PostgreSQL and the embedded database and cannot miss a
  * notification while a connection is down.
+ *
+ * Scheduled articles and albums change the pages without any write: each
+ * check also learns the next moment one becomes public, and once that moment
+ * has passed the next call checks again at once. contentKey() names both, so
+ * a page kept before the moment is not served after it.
  */
 
 /** Longest time an instance serves a version it has not checked. */
 export const CONTENT_CHECK_MS = 1_000;
 
 const ROW_ID = 1;
-let known: { version: number; checkedAt: number } | null = null;
-let pending: Promise<number> | null = null;
+interface Known {
+  version: number;
+  /** The next publication moment (ms) as of the check, or null. */
+  nextDue: number | null;
+  checkedAt: number;
+}
+let known: Known | null = null;
+let pending: Promise<Known> | null = null;
 // Counts this process's own bumps, so a read that started before one of them
 // does not put the older number back.
 let localBumps = 0;
 
-async function read(): Promise<number> {
-  const [row] = await withDb((db) =>
-    db.select({ version: contentVersion.version }).from(contentVersion).where(eq(contentVersion.id, ROW_ID)),
-  );
-  return row?.version ?? 0;
+async function read(): Promise<{ version: number; nextDue: number | null }> {
+  return withDb(async (db) => {
+    const [[row], due] = await Promise.all([
+      db.select({ version: contentVersion.version }).from(contentVersion).where(eq(contentVersion.id, ROW_ID)),
+      nextDueMoment(db),
+    ]);
+    return { version: row?.version ?? 0, nextDue: due?.getTime() ?? null };
+  });
+}
+
+const isFresh = (k: Known) =>
+  Date.now() - k.checkedAt < CONTENT_CHECK_MS && (k.nextDue === null || clock.now().getTime() < k.nextDue);
+
+async function check(): Promise<Known> {
+  if (known && isFresh(known)) return known;
+  // One query for all requests arriving together.
+  pending ??= (async () => {
+    const bumpsBefore = localBumps;
+    try {
+      const fresh = await read();
+      if (localBumps === bumpsBefore || !known) known = { ...fresh, checkedAt: Date.now() };
+      return known;
+    } finally {
+      pending = null;
+    }
+  })();
+  return pending;
 }
 
 /**
@@ -40,19 +74,17 @@ async function read(): Promise<number> {
  * may set it back.
  */
 export async function currentContentVersion(): Promise<number> {
-  if (known && Date.now() - known.checkedAt < CONTENT_CHECK_MS) return known.version;
-  // One query for all requests arriving together.
-  pending ??= (async () => {
-    const bumpsBefore = localBumps;
-    try {
-      const version = await read();
-      if (localBumps === bumpsBefore || !known) known = { version, checkedAt: Date.now() };
-      return known.version;
-    } finally {
-      pending = null;
-    }
-  })();
-  return pending;
+  return (await check()).version;
+}
+
+/**
+ * What public pages are made of, as a text to compare for equality: the
+ * content version and the next publication moment. It changes on every save
+ * and whenever a scheduled item becomes public.
+ */
+export async function contentKey(): Promise<string> {
+  const k = await check();
+  return k.nextDue === null ? String(k.version) : `${k.version}@${k.nextDue}`;
 }
 
 /**
@@ -64,15 +96,15 @@ export async function currentContentVersion(): Promise<number> {
  */
 export async function contentChanged(own?: Db): Promise<void> {
   try {
-    const version = own ? await bump(own) : await withDb(bump);
+    const { version, nextDue } = own ? await bump(own) : await withDb(bump);
     localBumps++;
-    known = { version, checkedAt: Date.now() };
+    known = { version, nextDue, checkedAt: Date.now() };
   } catch (error) {
     logger.error({ err: error }, "marking content as changed failed; cached pages may be stale");
   }
 }
 
-async function bump(db: Db): Promise<number> {
+async function bump(db: Db): Promise<{ version: number; nextDue: number | null }> {
   const now = clock.now();
   const [row] = await db
     .insert(contentVersion)
@@ -82,7 +114,9 @@ async function bump(db: Db): Promise<number> {
       set: { version: sql`${contentVersion.version} + 1`, changedAt: now },
     })
     .returning({ version: contentVersion.version });
-  return row.version;
+  // The save may have scheduled (or unscheduled) the next publication.
+  const due = await nextDueMoment(db);
+  return { version: row.version, nextDue: due?.getTime() ?? null };
 }
 
 /** Forgets what this process knows (tests that change the row behind its back). */

@@ -1,6 +1,7 @@
 // An ascending index also serves `ORDER BY date DESC, id DESC` by a backward scan.
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { ActivityAction, ActivitySubject } from "~/features/activity/actions";
 
 /**
  * Images are stored as a storage key plus their pixel size. The key names
@@ -22,21 +23,47 @@ export const articles = pgTable(
     imageWidth: integer("image_width"),
     imageHeight: integer("image_height"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // Bumped by every save; an edit begun from an older version is refused, never saved over a newer one.
+    version: integer("version").notNull().default(1),
+    // Set when the article is moved to the bin: it is then gone from every
+    // page but the bin, its photo stays stored until it is purged.
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    // Who moved it there (the e-mail, kept if the account is removed).
+    deletedBy: text("deleted_by"),
+    // When visitors may see it: null is a draft, a future moment a scheduled
+    // item (see app/features/publishing/publication.server.ts). Rows written
+    // without one (seed, import) are published when written.
+    publishAt: timestamp("publish_at", { withTimezone: true }).defaultNow(),
   },
-  (t) => [index("articles_date_idx").on(t.date, t.id)],
+  (t) => [index("articles_date_idx").on(t.date, t.id), index("articles_publish_at_idx").on(t.publishAt)],
 );
 
 export const galleries = pgTable(
   "galleries",
   {
     id: serial("id").primaryKey(),
-    // Unique: the public URL is /galeria/{encodeURIComponent(title)}.
+    // Unique among live albums: the public URL is /galeria/{encodeURIComponent(title)}.
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
     date: text("date").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // Bumped by every save; an edit begun from an older version is refused, never saved over a newer one.
+    version: integer("version").notNull().default(1),
+    // Set when the album is moved to the bin (see articles.deletedAt).
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    deletedBy: text("deleted_by"),
+    // As on articles: null is a draft, a future moment a scheduled album.
+    publishAt: timestamp("publish_at", { withTimezone: true }).defaultNow(),
   },
-  (t) => [uniqueIndex("galleries_title_key").on(t.title), index("galleries_date_idx").on(t.date, t.id)],
+  (t) => [
+    // Unique among albums not in the bin: a binned album does not keep its
+    // title from a new one (restoring it then asks for another title).
+    uniqueIndex("galleries_title_key")
+      .on(t.title)
+      .where(sql`${t.deletedAt} is null`),
+    index("galleries_date_idx").on(t.date, t.id),
+    index("galleries_publish_at_idx").on(t.publishAt),
+  ],
 );
 
 export const galleryImages = pgTable(
@@ -77,6 +104,16 @@ export const users = pgTable(
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // The second factor (RFC 6238). The secret is kept as it is, base32: the
+    // server must compute codes from it, so a hash would not do; it is as
+    // safe as the database itself (DATA_DIR permissions, database access).
+    totpSecret: text("totp_secret"),
+    totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+    // The last time step whose code signed in: a code is refused the second time.
+    totpLastStep: integer("totp_last_step"),
+    // A secret being set up, kept here (not in the form) so that the page
+    // works without JavaScript across the round trip to the first code.
+    pendingTotpSecret: text("pending_totp_secret"),
   },
   // E-mail addresses are unique regardless of letter case.
   (t) => [uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`)],
@@ -110,6 +147,23 @@ export const sessions = pgTable(
  * e-mail, per address, and per e-mail from all addresses. Shared by every
  * app instance; a limit is a count over a sliding window, so no lock rows.
  */
+/**
+ * Single-use recovery codes of the second factor; only a SHA-256 of each is
+ * stored (they are random, so a plain hash cannot be reversed by guessing).
+ */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_hash_key").on(t.userId, t.codeHash)],
+);
+
 export const loginFailures = pgTable(
   "login_failures",
   {
@@ -147,8 +201,13 @@ export const galleryDrafts = pgTable(
     title: text("title").notNull().default(""),
     description: text("description").notNull().default(""),
     date: text("date").notNull(),
+    // The publication date-time field as typed (Warsaw wall time); the
+    // album's publish_at is set from it when the album is saved.
+    publishAtText: text("publish_at_text").notNull().default(""),
     // Uploads of this draft go under galeria/{folder}/, so keys are never reused.
     folder: text("folder").notNull(),
+    // The album's version when this edit began (null for a new album): a save over a newer one is refused.
+    baseVersion: integer("base_version"),
     // What the last step reported (refused files, a refused title), shown until the next step.
     feedback: jsonb("feedback").$type<DraftFeedback>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
@@ -164,7 +223,14 @@ export interface DraftFeedback {
   hint?: string;
   /** A message for the whole form, e.g. 'Jest już galeria o podanym tytule!'. */
   error?: string;
-  fieldErrors?: { title?: string; description?: string; date?: string };
+  fieldErrors?: { title?: string; description?: string; date?: string; publishAt?: string };
+  /** A save refused because the album changed since the edit began. */
+  conflict?: {
+    version: number;
+    /** What differs, in Polish: 'tytuł', 'opis', 'data', 'dodane zdjęcia', 'usunięte zdjęcia', 'kolejność zdjęć'. */
+    changed: string[];
+    current: { title: string; description: string; date: string };
+  };
 }
 
 export const galleryDraftImages = pgTable(
@@ -208,4 +274,65 @@ export const contentVersion = pgTable("content_version", {
 export const imageBackfills = pgTable("image_backfills", {
   name: text("name").primaryKey(),
   doneAt: timestamp("done_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * A form posted after its session had ended (expired, signed out elsewhere),
+ * kept until the pastor signs in again and saves it. Kept only for a browser
+ * with a genuine device token, whose e-mail is the owner; a few per owner and
+ * for a day. The photo sent with it (raw bytes) is stored under `photoKey`.
+ */
+export const keptForms = pgTable(
+  "kept_forms",
+  {
+    // Random and unguessable: it appears in the form's address (?zachowane=).
+    id: text("id").primaryKey(),
+    // The device token's e-mail (lower-cased).
+    owner: text("owner").notNull(),
+    // Which form: "article-add", "article-edit", "album-details".
+    form: text("form").notNull(),
+    // The page the form was on; the pastor is sent back there after sign-in.
+    path: text("path").notNull(),
+    fields: jsonb("fields").$type<Record<string, string>>().notNull(),
+    photoKey: text("photo_key"),
+    photoName: text("photo_name"),
+    photoSize: integer("photo_size"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("kept_forms_owner_idx").on(t.owner, t.createdAt), index("kept_forms_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * The history of changes ('historia zmian'): who did what and when, kept
+ * for a year. The actor's e-mail is copied so an entry outlives the
+ * account; the subject's title is copied so it outlives the subject.
+ */
+export const activityLog = pgTable(
+  "activity_log",
+  {
+    id: serial("id").primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    // The pastor's e-mail, the e-mail typed at a refused sign-in, or empty for the site itself (a purge).
+    actor: text("actor").notNull().default(""),
+    action: text("action").$type<ActivityAction>().notNull(),
+    subjectKind: text("subject_kind").$type<ActivitySubject>(),
+    subjectId: text("subject_id"),
+    subjectTitle: text("subject_title").notNull().default(""),
+    // The client address, for sign-ins.
+    address: text("address"),
+  },
+  (t) => [index("activity_log_at_idx").on(t.at)],
+);
+
+/**
+ * Keys the app makes for itself once and every instance shares, e.g. the
+ * device token's signing key (app/features/auth/device-token.server.ts),
+ * which must outlive a change of the session secret.
+ */
+export const appKeys = pgTable("app_keys", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
 });

@@ -57,7 +57,7 @@ export async function addArticle(
   await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(image ?? (await photo()));
   await page.getByLabel("Nagłówek").fill(header);
   await page.getByLabel("Treść").fill(text);
-  await page.getByLabel("Data").fill(date);
+  await page.getByLabel("Data", { exact: true }).fill(date);
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Dodano artykuł." })).toBeVisible();
   await expect(page).toHaveURL(/\/strefapastora\/artykuly$/);

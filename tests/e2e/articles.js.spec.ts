@@ -23,7 +23,7 @@ test("a large photo goes up with a progress bar while the button waits", async (
   await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(heavy);
   await page.getByLabel("Nagłówek").fill(header);
   await page.getByLabel("Treść").fill("Z paskiem postępu.");
-  await page.getByLabel("Data").fill("2001-06-07");
+  await page.getByLabel("Data", { exact: true }).fill("2001-06-07");
 
   // A slow uplink, as from a phone, so the bar can be seen moving.
   const cdp = await page.context().newCDPSession(page);
@@ -60,7 +60,7 @@ test("a form sent twice at once is saved once", async ({ page }) => {
   await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(await photo());
   await page.getByLabel("Nagłówek").fill(header);
   await page.getByLabel("Treść").fill("Raz.");
-  await page.getByLabel("Data").fill("2001-07-08");
+  await page.getByLabel("Data", { exact: true }).fill("2001-07-08");
   const posts: string[] = [];
   page.on("request", (r) => {
     if (r.method() === "POST") posts.push(r.url());
@@ -83,7 +83,7 @@ test("a refusal appears in place: no reload, the photo stays chosen", async ({ p
   await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(textFile());
   await page.getByLabel("Nagłówek").fill(header);
   await page.getByLabel("Treść").fill("Treść.");
-  await page.getByLabel("Data").fill("2001-08-09");
+  await page.getByLabel("Data", { exact: true }).fill("2001-08-09");
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
   await expect(page.getByRole("alert")).toHaveText("To nie jest zdjęcie w formacie JPEG, PNG ani WebP.");
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);

@@ -117,7 +117,7 @@ test("an edited article shows its new text and photo at once, in the pastor's br
     await card(page, edited).getByRole("button", { name: /^usuń/ }).click();
     await page.getByRole("button", { name: "tak, usuń" }).click();
   }
-  await expect(flash(page)).toHaveText("Usunięto artykuł.");
+  await expect(flash(page)).toHaveText("Przeniesiono artykuł do kosza.");
 
   for (const p of [page, visitor]) {
     const res = await p.goto(publicPath);
@@ -155,7 +155,7 @@ test("an album's new order, new title and deletion show at once, in the pastor's
   await page.goto(`/strefapastora/galeria/edytuj/${slug(title)}`);
   await photoButton(page, "na okładkę", "C.jpg").click();
   await expect.poll(() => editorOrder(page)).toEqual(["C.jpg", "A.jpg", "B.jpg"]);
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(flash(page)).toHaveText("Zapisano galerię.");
 
   for (const p of [page, visitor]) {
@@ -169,7 +169,7 @@ test("an album's new order, new title and deletion show at once, in the pastor's
   const renamed = `${title} – nowy tytuł`;
   await page.goto(`/strefapastora/galeria/edytuj/${slug(title)}`);
   await page.getByLabel("TYTUŁ").fill(renamed);
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(renamed)}`));
 
   for (const p of [page, visitor]) {

@@ -85,7 +85,7 @@ export async function fillAlbum(
 ) {
   await page.getByLabel("TYTUŁ").fill(title);
   if (description !== undefined) await page.getByLabel("OPIS", { exact: true }).fill(description);
-  await page.getByLabel("DATA").fill(date);
+  await page.getByLabel("DATA", { exact: true }).fill(date);
 }
 
 /** Creates an album through the add page; ends on its pastor page. */
@@ -93,7 +93,7 @@ export async function createAlbum(page: Page, title: string, files: UploadFile[]
   await page.goto("/strefapastora/galeria/dodaj");
   await fillAlbum(page, { title, description: "Album z testu." });
   if (files.length) await addPhotos(page, files, `${files.length} z ${files.length}`);
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(title)}`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
 }

@@ -45,7 +45,7 @@ async function keyboardDrag(page: Page, name: string, key: "ArrowUp" | "ArrowDow
   );
   await page.keyboard.press("Space");
   expect((await saved).status()).toBe(200);
-  await expect(page.getByRole("button", { name: "zapisz" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "zapisz", exact: true })).toBeEnabled();
 }
 
 test.afterEach(async ({ page }) => {
@@ -117,7 +117,7 @@ test("each file is sent on its own with its own progress bar, without a page loa
   await expect(page).toHaveURL(/\/strefapastora\/galeria\/dodaj\?szkic=[\w-]+$/);
   await page.reload();
   await expect.poll(() => editorOrder(page)).toEqual(["duze-1.jpg", "duze-2.jpg"]);
-  await expect(page.getByLabel("DATA")).toHaveValue(OLD_DATE);
+  await expect(page.getByLabel("DATA", { exact: true })).toHaveValue(OLD_DATE);
 });
 
 test("photos are reordered by keyboard drag, 25 px per arrow key, and the order is kept and saved", async ({
@@ -153,7 +153,7 @@ test("photos are reordered by keyboard drag, 25 px per arrow key, and the order 
   await page.reload();
   await expect.poll(() => editorOrder(page)).toEqual(["B.jpg", "C.jpg", "A.jpg"]);
 
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(title)}`));
   await page.goto(`/galeria/${slug(title)}`);
   const hrefs = await page.locator(".photo-grid a").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
@@ -168,7 +168,7 @@ test("dragging with the mouse reorders an album being edited", async ({ page }) 
   await page.getByLabel("Wybierz zdjęcia").setInputFiles([await photo("A.jpg", 0), await photo("B.jpg", 120)]);
   await page.getByRole("button", { name: "dodaj zdjęcie" }).click();
   await expect.poll(() => editorOrder(page)).toEqual(["A.jpg", "B.jpg"]);
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(title)}`));
 
   await page.getByRole("link", { name: "edytuj" }).click();
@@ -185,7 +185,7 @@ test("dragging with the mouse reorders an album being edited", async ({ page }) 
   await expect.poll(() => editorOrder(page)).toEqual(["B.jpg", "A.jpg"]);
   // The first change made a draft of the album; the address names it.
   await expect(page).toHaveURL(/\/edytuj\/.+\?szkic=/);
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(title)}`));
   const hrefs = await page.locator(".photo-grid a").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
   expect(hrefs.map((h) => h!.split("/").pop())).toEqual(["B.jpg", "A.jpg"]);

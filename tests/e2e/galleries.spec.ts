@@ -54,7 +54,7 @@ test("create with three photos, reorder, save, see the order publicly, rename, d
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dodawanie galerii zdjęć");
   // DATA starts at today's date in Warsaw.
   const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Warsaw" }).format(new Date());
-  await expect(page.getByLabel("DATA")).toHaveValue(today);
+  await expect(page.getByLabel("DATA", { exact: true })).toHaveValue(today);
 
   await fillAlbum(page, { title, description: "Trzy dni w górach.\nDruga linia." });
   await addPhotos(
@@ -66,7 +66,7 @@ test("create with three photos, reorder, save, see the order publicly, rename, d
   // The typed values came back with the list.
   await expect(page.getByLabel("TYTUŁ")).toHaveValue(title);
   await expect(page.getByLabel("OPIS", { exact: true })).toHaveValue("Trzy dni w górach.\nDruga linia.");
-  await expect(page.getByLabel("DATA")).toHaveValue(OLD_DATE);
+  await expect(page.getByLabel("DATA", { exact: true })).toHaveValue(OLD_DATE);
   await expect(page.locator(".editor-images img").first()).toHaveAttribute("width", "50");
 
   await photoButton(page, "w dół", "A.jpg").click();
@@ -77,7 +77,7 @@ test("create with three photos, reorder, save, see the order publicly, rename, d
   await expect.poll(() => editorOrder(page)).toEqual(["C.jpg", "A.jpg", "B.jpg"]);
   await expect(photoButton(page, "w górę", "C.jpg")).toBeDisabled();
 
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(title)}`));
   await expect(flash(page)).toHaveText("Zapisano galerię.");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
@@ -98,7 +98,7 @@ test("create with three photos, reorder, save, see the order publicly, rename, d
   await expect(page.getByLabel("TYTUŁ")).toHaveValue(title);
   expect(await editorOrder(page)).toEqual(["C.jpg", "A.jpg", "B.jpg"]);
   await page.getByLabel("TYTUŁ").fill(renamed);
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(renamed)}`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(renamed);
   await page.goto(`/galeria/${slug(title)}`);
@@ -109,7 +109,7 @@ test("create with three photos, reorder, save, see the order publicly, rename, d
   // Delete.
   await page.goto(`/strefapastora/galeria/${slug(renamed)}`);
   await deleteAlbum(page);
-  await expect(flash(page)).toHaveText(`Usunięto galerię „${renamed}”.`);
+  await expect(flash(page)).toHaveText(`Przeniesiono galerię „${renamed}” do kosza.`);
   await expect(page.getByRole("heading", { name: renamed })).toHaveCount(0);
   await page.goto(`/galeria/${slug(renamed)}`);
   await expect(page).toHaveURL(endsWith("/galeria"));
@@ -125,7 +125,7 @@ test("a title that exists is refused on add and on rename, and no album is lost"
   // Add.
   await page.goto("/strefapastora/galeria/dodaj");
   await fillAlbum(page, { title: first, description: "Nie powinien powstać." });
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page.getByRole("alert")).toHaveText("Jest już galeria o podanym tytule!");
   await expect(page.getByLabel("TYTUŁ")).toHaveValue(first);
   await expect(page.getByLabel("OPIS", { exact: true })).toHaveValue("Nie powinien powstać.");
@@ -134,7 +134,7 @@ test("a title that exists is refused on add and on rename, and no album is lost"
   for (const taken of [first, "Piknik zborowy 2025"]) {
     await page.goto(`/strefapastora/galeria/edytuj/${slug(second)}`);
     await page.getByLabel("TYTUŁ").fill(taken);
-    await page.getByRole("button", { name: "zapisz" }).click();
+    await page.getByRole("button", { name: "zapisz", exact: true }).click();
     await expect(page.getByRole("alert")).toHaveText("Jest już galeria o podanym tytule!");
     await expect(page.getByLabel("TYTUŁ")).toHaveValue(taken);
   }
@@ -163,7 +163,7 @@ test("a title with / ? # & % + and Polish letters works on every page", async ({
   // A change through the editor keeps the album's address.
   await addPhotos(page, [await photo("drugie.jpg", 30)], "1 z 1 zdjęcia dodano");
   await expect.poll(() => editorOrder(page)).toEqual(["łąka.jpg", "drugie.jpg"]);
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(title)}`));
   await expect(page.locator(".photo-grid a")).toHaveCount(2);
 
@@ -195,7 +195,7 @@ test("a batch with a refused file adds the others and names the refused one", as
   );
   await expect(page.locator(".upload-report").first()).toContainText("„Najbardziej zgodne”");
   await expect.poll(() => editorOrder(page)).toEqual(["IMG_0040.JPG", "IMG_0041.JPG", "IMG_0043.JPG"]);
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(title)}`));
   await expect(page.locator(".photo-grid a")).toHaveCount(3);
 });
@@ -204,7 +204,7 @@ test("an empty or whitespace-only title is refused in Polish, keeping the photos
   await page.goto("/strefapastora/galeria/dodaj");
   await addPhotos(page, [await photo("a.jpg")], "1 z 1 zdjęcia dodano");
   await page.getByLabel("TYTUŁ").fill("   ");
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(page.locator(".field-error")).toHaveText("Podaj tytuł galerii.");
   await expect(page.getByLabel("TYTUŁ")).toHaveAttribute("aria-invalid", "true");
   await expect.poll(() => editorOrder(page)).toEqual(["a.jpg"]);
@@ -256,7 +256,7 @@ test("each photo can be described for screen readers; the rest are named by albu
   await expect.poll(() => editorOrder(page)).toEqual(["B.jpg", "A.jpg"]);
   await expect(describeField("A.jpg")).toHaveValue("Dzieci bawią się na łące");
   await expect(describeField("B.jpg")).toHaveValue("");
-  await page.getByRole("button", { name: "zapisz" }).click();
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(flash(page)).toHaveText("Zapisano galerię.");
 
   await page.goto(`/galeria/${slug(title)}`);

@@ -231,6 +231,10 @@ describe.runIf(hasPostgres)("operator commands in the production image", () => {
       stdout: "Usunięto konto drugi@example.org.\n",
     });
     expect((await zbor(["pastor", "list"], env)).stdout).not.toContain("drugi@example.org");
+    expect(await zbor(["pastor", "reset-2fa", EMAIL], env)).toMatchObject({
+      code: 0,
+      stdout: `Konto ${EMAIL} nie ma włączonej weryfikacji dwuetapowej.\n`,
+    });
   }, 120_000);
 
   it("seeds demo content and imports the old site's export, photos into the bucket", async () => {

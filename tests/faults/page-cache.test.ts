@@ -4,6 +4,7 @@
 // pages are the ones Remix rendered, byte for byte, gzipped or not.
 import http from "node:http";
 import zlib from "node:zlib";
+import postgres from "postgres";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createScratchDatabase, postgresAvailable } from "../setup/database";
 import { type RunningServer, startBuiltServer } from "./server";
@@ -87,4 +88,35 @@ it("renders a public page once, then serves Remix's bytes from memory, gzipped w
   expect(withSession.status).toBe(200);
   await get("/galeria");
   await expect.poll(() => cacheLines("/galeria")).toEqual(["miss", "hit", "hit", "hit"]);
+});
+
+it("a page kept before a scheduled article's moment is not served after it", async (ctx) => {
+  // The article is written behind the server's back (no save, no version bump): only the schedule can move the page.
+  if (!scratch) return ctx.skip();
+  const sql = postgres(scratch.url, { max: 1, onnotice: () => {} });
+  try {
+    const header = `Zaplanowany ${Date.now()}`;
+    const due = new Date(Date.now() + 3_000);
+    await sql`insert into articles (id, header, text, date, publish_at)
+      values (${String(Date.now())}, ${header}, 'Treść', '2001-01-01', ${due})`;
+    // Before the moment: absent, and served from memory.
+    const hits = () => cacheLines("/aktualnosci").filter((m) => m === "hit").length;
+    const hitsBefore = hits();
+    const before = await get("/aktualnosci");
+    expect(before.body).not.toContain(header);
+    const kept = await get("/aktualnosci");
+    expect(kept.body).toBe(before.body);
+    expect(Date.now()).toBeLessThan(due.getTime());
+    await expect.poll(hits).toBeGreaterThan(hitsBefore);
+    // After it: there by itself, with a new validator, so a browser's copy is not kept either.
+    await expect
+      .poll(async () => (await get("/aktualnosci")).body.includes(header), { timeout: 20_000, interval: 250 })
+      .toBe(true);
+    expect(Date.now()).toBeGreaterThanOrEqual(due.getTime());
+    const after = await get("/aktualnosci", { "If-None-Match": before.headers.etag! });
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+  } finally {
+    await sql.end();
+  }
 });

@@ -25,6 +25,7 @@ let s3Base = "";
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 let a: RunningServer;
 let b: RunningServer;
+let env: Record<string, string>;
 
 const cookiesOf = (res: Response) => res.headers.getSetCookie().map((line) => line.split(";")[0]);
 
@@ -105,7 +106,7 @@ describe.runIf(hasPostgres)("two instances, one database, one bucket", () => {
     await s3rver.run();
     s3Base = `http://127.0.0.1:${s3Port}/${BUCKET}`;
     scratch = await createScratchDatabase("two");
-    const env = {
+    env = {
       DATABASE_URL: scratch.url,
       S3_BUCKET: BUCKET,
       S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
@@ -227,6 +228,36 @@ describe.runIf(hasPostgres)("two instances, one database, one bucket", () => {
   });
 
   // Last but one: the lock then holds for this address and e-mail, whatever the cookies.
+  it("a form posted after the session secret was replaced is kept for the pastor's browser", async () => {
+    const pastor = new Browser();
+    expect((await pastor.signIn(a)).status).toBe(302);
+    const csrf = await pastor.token(a, "/strefapastora/artykuly/dodaj");
+    // An instance whose session secret is a new one, the old dropped: every
+    // session cookie made before is unreadable there.
+    const rotated = await startBuiltServer({ ...env, SESSION_SECRET: "replaced-secret-replaced-secret-replaced" });
+    try {
+      const posted = await pastor.post(
+        rotated,
+        "/strefapastora/artykuly/dodaj",
+        form({ csrf, header: "Po zmianie klucza", text: "Tekst pisany, gdy klucz się zmienił.", date: "2026-11-24" }),
+      );
+      expect(posted.status).toBe(302);
+      const signInPage = new URL(posted.headers.get("location")!, rotated.base);
+      expect(signInPage.pathname).toBe("/strefapastora/logowanie");
+      const back = signInPage.searchParams.get("redirectTo")!;
+      expect(back).toMatch(/^\/strefapastora\/artykuly\/dodaj\?zachowane=[\w-]{43}$/);
+
+      expect((await pastor.signIn(rotated)).status).toBe(302);
+      const page = await pastor.get(rotated, back);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain("Sesja wygasła, zanim zapisano zmiany.");
+      expect(html).toContain("Tekst pisany, gdy klucz się zmienił.");
+    } finally {
+      await rotated.stop();
+    }
+  });
+
   it("five failed sign-ins spread over A and B lock the browser out on both", async () => {
     const guesser = new Browser();
     for (const server of [a, b, a, b, a]) {

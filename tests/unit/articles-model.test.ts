@@ -105,7 +105,7 @@ describe("adding an article", () => {
       date: "2025-05-04",
       image: await photo("IMG_0001.JPG"),
     });
-    expect(result).toEqual({ ok: true, id: "1750000000123" });
+    expect(result).toMatchObject({ ok: true, id: "1750000000123" });
     const saved = await row("1750000000123");
     expect(saved).toMatchObject({
       header: "Nabożeństwo – zaproszenie",
@@ -255,12 +255,14 @@ describe("editing an article", () => {
       date: "2025-06-01",
       image: await photo("nowe.jpg"),
     });
-    expect(result).toEqual({ ok: true, id: before.id });
+    expect(result).toMatchObject({ ok: true, id: before.id });
     expect(await row(before.id)).toEqual({
       ...before,
       header: "Nowy nagłówek",
       text: "Nowa\ntreść",
       date: "2025-06-01",
+      // Every save counts up the version an edit begins from.
+      version: before.version + 1,
     });
     expect(await storedKeys()).toEqual([
       "aktualnosci/stare-360.webp",
@@ -371,36 +373,30 @@ describe("editing an article", () => {
 });
 
 describe("deleting an article", () => {
-  it("removes the row, then its files", async () => {
+  it("moves it to the bin: gone from the pages, its row and files kept", async () => {
     const created = await createArticle({ ...article, image: await photo("usun.jpg") });
     if (!created.ok) throw new Error(created.message);
     expect(await deleteArticle({ id: created.id })).toEqual({ ok: true, header: "Nabożeństwo" });
-    expect(await rows()).toEqual([]);
-    expect(await storedKeys()).toEqual([]);
+    expect(await getArticle(created.id)).toBeNull();
+    expect((await rows()).map((r) => r.deletedAt !== null)).toEqual([true]);
+    expect(await missingFiles()).toEqual([]);
+    expect(await storedKeys()).toHaveLength(6);
     expect(await deleteArticle({ id: created.id })).toMatchObject({ ok: false, status: 404 });
   });
 
-  it("keeps the files while the row stays (the database refused the delete)", async () => {
+  it("leaves the article in place when the database refuses the change", async () => {
     const created = await createArticle({ ...article, image: await photo("zostaje.jpg") });
     if (!created.ok) throw new Error(created.message);
-    const allow = await refuseWrites("delete");
+    const allow = await refuseWrites("update");
     try {
       await expect(deleteArticle({ id: created.id })).rejects.toThrow();
     } finally {
       await allow();
     }
     expect((await rows()).map((r) => r.id)).toEqual([created.id]);
+    expect(await getArticle(created.id)).not.toBeNull();
     expect(await missingFiles()).toEqual([]);
     expect(await storedKeys()).toHaveLength(6);
-  });
-
-  it("keeps files another article still shows", async () => {
-    const created = await createArticle({ ...article, image: await photo("wspolne.jpg") });
-    if (!created.ok) throw new Error(created.message);
-    const copy = await insertArticle({ imageKey: "aktualnosci/wspolne.jpg", imageWidth: 800, imageHeight: 600 });
-    await deleteArticle({ id: created.id });
-    expect((await rows()).map((r) => r.id)).toEqual([copy.id]);
-    expect(await missingFiles()).toEqual([]);
   });
 });
 

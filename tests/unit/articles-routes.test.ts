@@ -172,7 +172,7 @@ describe("adding", () => {
     expect(await body(res)).toEqual({
       error: "Wypełnij wszystkie pola",
       fields: ["text", "date"],
-      values: { header: "Tylko nagłówek", text: "", date: "", changeImage: false },
+      values: { header: "Tylko nagłówek", text: "", date: "", changeImage: false, publishAt: "" },
       hadImage: true,
     });
     expect(await allRows()).toEqual([]);
@@ -556,7 +556,8 @@ describe("viewing and deleting", () => {
     expect(confirmed.status).toBe(302);
     expect(confirmed.headers.get("Location")).toBe("/strefapastora/artykuly");
     expect(confirmed.headers.get("Set-Cookie")).toContain("flash=");
-    expect(await allRows()).toEqual([]);
+    // In the bin: the row stays, marked deleted.
+    expect((await allRows()).map((r) => r.deletedAt === null)).toEqual([false]);
 
     expect((await deletePost(row.id, true)).status).toBe(404);
     expect((await deletePost(row.id, false)).status).toBe(404);

@@ -1,9 +1,16 @@
-// `zbor pastor add|passwd|list|remove`: passwords never as arguments.
+// `zbor pastor add|passwd|list|remove|reset-2fa`: passwords never as arguments.
 import { execFile } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { verifyLogin } from "~/features/auth/users.server";
+import { generateTOTP } from "@epic-web/totp";
+import { findUserByEmail, verifyLogin } from "~/features/auth/users.server";
+import {
+  confirmTwoFactorSetup,
+  startTwoFactorSetup,
+  twoFactorEnabled,
+  twoFactorState,
+} from "~/features/auth/two-factor.server";
 import { main } from "../../scripts/pastor";
 import { PASTOR, signIn } from "../auth-helpers";
 import { request, resetDatabase, settle } from "../helpers";
@@ -79,6 +86,39 @@ describe("pastor CLI", () => {
     );
     expect(res.headers.get("Location")).toBe("/strefapastora/logowanie");
     expect(await verifyLogin({ email: PASTOR.email, password: "zupelnie-nowe-haslo" })).not.toBeNull();
+  });
+
+  it("turns the second factor off for a lost phone and ends the account's sessions", async () => {
+    await run(["add", PASTOR.email], `${PASTOR.password}\n`);
+    const cookie = await signIn();
+    const { id } = (await findUserByEmail(PASTOR.email))!;
+    await startTwoFactorSetup(id);
+    const { secret } = (await twoFactorState(id)).setup!;
+    const { otp } = await generateTOTP({ secret, period: 30, digits: 6, algorithm: "SHA-1" });
+    expect(await confirmTwoFactorSetup({ userId: id, code: otp })).toHaveLength(10);
+
+    const r = await run(["reset-2fa", "Pastor@Example.org"]);
+    expect(r).toMatchObject({
+      code: 0,
+      out: "Wyłączono weryfikację dwuetapową konta pastor@example.org i usunięto jego kody odzyskiwania; jego sesje zakończono.\n",
+    });
+    expect(await twoFactorEnabled(id)).toBe(false);
+    const { loader } = await import("~/routes/strefapastora._index");
+    const res = await settle(() =>
+      loader({ request: request("/strefapastora", { headers: { Cookie: cookie } }), params: {}, context: {} }),
+    );
+    expect(res.headers.get("Location")).toBe("/strefapastora/logowanie");
+    // The password alone signs in again.
+    await signIn();
+
+    expect((await run(["reset-2fa", PASTOR.email])).out).toBe(
+      "Konto pastor@example.org nie ma włączonej weryfikacji dwuetapowej.\n",
+    );
+    expect(await run(["reset-2fa", "nikt@example.org"])).toMatchObject({
+      code: 1,
+      err: "Nie ma konta nikt@example.org.\n",
+    });
+    expect((await run([])).err).toMatch(/zbor pastor reset-2fa <email>/);
   });
 
   it("asks for the password only on a terminal, or reads it with --password-stdin", async () => {

@@ -216,6 +216,32 @@ beforeAll(async () => {
   await source.db.execute(
     sql`insert into login_failures (address, email, at) values ('2001:db8::/64', 'x@example.org', now())`,
   );
+  // A form kept after its session ended: typed text (jsonb) and its photo come back with the rest.
+  await source.storage.put(`zachowane/${"k".repeat(43)}.upload`, Buffer.from("zdjęcie"), "application/octet-stream");
+  await source.db
+    .execute(sql`insert into kept_forms (id, owner, form, path, fields, photo_key, photo_name, photo_size, created_at, expires_at)
+    values (${"k".repeat(43)}, 'pastor.łukasz@example.org', 'article-add', '/strefapastora/artykuly/dodaj',
+      ${JSON.stringify({ header: "Zachowany „tekst”", text: "Treść\nz nową linią" })}::jsonb,
+      ${`zachowane/${"k".repeat(43)}.upload`}, 'zdjęcie.jpg', 7, now(), now() + interval '1 day')`);
+  // Drafts and schedules: an article and an album never published, an article
+  // due far ahead, and an album being edited with its typed publication time.
+  await source.db.insert(articles).values([
+    { id: "1630000000000", header: "Szkic", text: "Jeszcze nie.", date: "2025-02-01", publishAt: null },
+    {
+      id: "1630000000001",
+      header: "Zaplanowany",
+      text: "Później.",
+      date: "2025-02-02",
+      publishAt: new Date("2099-06-01T16:00:00.000Z"),
+    },
+  ]);
+  const [draftAlbum] = await source.db
+    .insert(galleries)
+    .values({ title: "Album w szkicu", date: "2025-02-03", publishAt: null })
+    .returning({ id: galleries.id });
+  await source.db.execute(sql`insert into gallery_drafts (id, user_id, gallery_id, date, folder, publish_at_text,
+      created_at, updated_at) values ('szkic-kopii', ${user.id}, ${draftAlbum.id}, '2025-02-03', 'abc123',
+      '2099-06-01T18:00', now(), now())`);
   // A finished one-time job over the files: restored with them, so it is not redone.
   await source.db.execute(sql`insert into image_backfills (name, done_at) values ('webp-360-720', now())`);
   // A deleted album: the sequence stands above max(id), as it does on a live site.
@@ -224,6 +250,16 @@ beforeAll(async () => {
     .values({ title: "Usunięty album", date: "2025-01-01" })
     .returning({ id: galleries.id });
   await source.db.execute(sql`delete from galleries where id = ${gone.id}`);
+  // An article with a photo in the bin, and the history of changes: they come back as they were.
+  await source.db.execute(sql`update articles set deleted_at = '2026-11-20 18:05:00.123456+00',
+    deleted_by = 'pastor.łukasz@example.org'
+    where id = '1600000000000'`);
+  await source.db
+    .execute(sql`insert into activity_log (at, user_id, actor, action, subject_kind, subject_id, subject_title, address)
+    select '2026-11-20 18:05:00.123456+00', ${user.id}, 'pastor.łukasz@example.org', 'binned', 'article', id, header, null
+    from articles where deleted_at is not null`);
+  await source.db.execute(sql`insert into activity_log (at, actor, action, address)
+    values ('2026-11-20 18:00:00+00', 'pastor.łukasz@example.org', 'signed_in', '2001:db8::1')`);
 
   archive = path.join(tmp, "kopia.tar.gz");
   manifest = (await createBackup({ db: source.db, storage: source.storage, file: archive })).manifest;
@@ -245,7 +281,7 @@ describe("backup", () => {
     expect(manifest.tables.map((t) => t.name).sort()).toEqual(tables.map((t) => t.name));
     const snap = await snapshot(source.db);
     for (const t of manifest.tables) expect(t.rows, t.name).toBe(snap.rows[t.name].length);
-    expect(manifest.tables.find((t) => t.name === "articles")!.rows).toBe(5);
+    expect(manifest.tables.find((t) => t.name === "articles")!.rows).toBe(7);
 
     const stored = await source.storage.list("");
     expect(stored.length).toBeGreaterThan(20);
@@ -293,6 +329,22 @@ describe("restore", () => {
       created: "2024-02-29 23:59:59.999999",
       image: null,
     });
+    // Drafts stay drafts, schedules keep their moment, the editor its typed time.
+    const states = await rowsOf<{ id: string; at: string | null }>(
+      diskTarget.db,
+      sql`select id, to_char(publish_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as at from articles
+            where id in ('1630000000000', '1630000000001') order by id`,
+    );
+    expect(states).toEqual([
+      { id: "1630000000000", at: null },
+      { id: "1630000000001", at: "2099-06-01 16:00" },
+    ]);
+    const [album] = await rowsOf<{ at: string | null; typed: string }>(
+      diskTarget.db,
+      sql`select g.publish_at::text as at, d.publish_at_text as typed from galleries g
+            join gallery_drafts d on d.gallery_id = g.id where g.title = 'Album w szkicu'`,
+    );
+    expect(album).toEqual({ at: null, typed: "2099-06-01T18:00" });
     const [session] = await rowsOf<{ created: string }>(
       diskTarget.db,
       sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') as created from sessions`,
@@ -312,9 +364,31 @@ describe("restore", () => {
     expect(keys.length).toBe(manifest.files.length);
   }, 120_000);
 
+  it("keeps the bin (the binned article and its photo) and the history of changes", async () => {
+    const binned = async (db: Db) =>
+      rowsOf<{ id: string; key: string; deleted: string; by: string }>(
+        db,
+        sql`select id, image_key as key, to_char(deleted_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as deleted,
+              deleted_by as by from articles where deleted_at is not null`,
+      );
+    const [item] = await binned(diskTarget.db);
+    expect(item).toMatchObject({ deleted: "2026-11-20 18:05:00.123456", by: "pastor.łukasz@example.org" });
+    expect(await binned(diskTarget.db)).toEqual(await binned(source.db));
+    expect(await diskTarget.storage.exists(item.key)).toBe(true);
+    const history = async (db: Db) =>
+      rowsOf<{ action: string; subject: string | null }>(
+        db,
+        sql`select action, subject_id as subject from activity_log order by at desc, id desc`,
+      );
+    expect(await history(diskTarget.db)).toEqual([
+      { action: "binned", subject: item.id },
+      { action: "signed_in", subject: null },
+    ]);
+  });
+
   it("refuses a target that is not empty, naming what is not", async () => {
     const both = await refusal(restoreBackup({ db: source.db, storage: source.storage, file: archive }));
-    expect(both).toMatch(/tabela articles \(5 wierszy\)/);
+    expect(both).toMatch(/tabela articles \(7 wierszy\)/);
     expect(both).toMatch(/tabela users \(1 wiersz\)/);
     expect(both).toMatch(/magazyn plików \(\d+ plików/);
 
@@ -429,7 +503,13 @@ describe("restore", () => {
     await restoreBackup({ db: target.db, storage: target.storage, file: oldArchive });
     const after = await snapshot(target.db);
     expect(after.migrations.length).toBe(journal.length);
-    expect(after.rows.articles).toEqual((await snapshot(old.db)).rows.articles);
+    // The later migrations ran over the restored rows: every value the old rows
+    // had comes back, under columns added since, and an article from before
+    // drafts existed is published from when it was made.
+    const oldRows = (await snapshot(old.db)).rows.articles.map((r) => JSON.parse(r) as Record<string, unknown>);
+    const restored = after.rows.articles.map((r) => JSON.parse(r) as Record<string, unknown>);
+    expect(restored).toEqual(oldRows.map((r) => expect.objectContaining(r)));
+    expect(restored.every((r) => r.publish_at === r.created_at)).toBe(true);
 
     // Into a database already past that level it is refused: its rows would skip the later migrations.
     const migrated = await newSite(path.join(tmp, "target-migrated"));
@@ -526,7 +606,12 @@ describe("S3", () => {
       ]);
       servers.push(original, restored, restoredS3);
 
-      const ids = ["1600000000000", "1620000000000", "1730000000000", "1735000000000", "1740000000000"];
+      // 1600000000000 is in the bin: missing on every site, restored or not.
+      const binnedPage = "/aktualnosci/1600000000000";
+      expect((await page(original, binnedPage, "/pliki")).status).toBe(404);
+      expect((await page(restored, binnedPage, "/pliki")).status).toBe(404);
+      expect((await page(restoredS3, binnedPage, `${endpoint}/${s3.bucket}`)).status).toBe(404);
+      const ids = ["1620000000000", "1730000000000", "1735000000000", "1740000000000"];
       const titles = ["Piknik zborowy 2025", "Koncert uwielbienia"];
       const pages = [
         "/",
@@ -613,7 +698,7 @@ describe("command line", () => {
     // A second restore into the same, now full, site names what is there.
     const twice = await cli("restore", [out], env);
     expect(twice.code).toBe(1);
-    expect(twice.stderr).toContain("tabela articles (5 wierszy)");
+    expect(twice.stderr).toContain("tabela articles (7 wierszy)");
 
     expect((await cli("backup", [], env)).stderr).toContain("Użycie: zbor backup");
   }, 180_000);

@@ -20,6 +20,7 @@ import { isPrivateAddress } from "../../scripts/firebase-import/download";
 import { IMAGE_MESSAGES, deleteImage } from "~/services/images.server";
 import { EXTERNAL_IMAGE_SIZE, variantKey } from "~/lib/image-variants";
 import { deleteGallery } from "~/features/galleries/galleries.server";
+import { purgeItem } from "~/features/bin/bin.server";
 import { action as editAction, loader as editLoader } from "~/routes/strefapastora.galeria.edytuj.$slug";
 import { storage } from "~/services/storage.server";
 import { ORIGIN, PASTOR, addPastor, signIn } from "../auth-helpers";
@@ -473,7 +474,10 @@ describe("deleting imported data", () => {
     // A disk store refuses such a key outright, so an attempt would throw.
     await expect(deleteImage({ key: `${base}/gone.jpg`, ...EXTERNAL_IMAGE_SIZE })).resolves.toBeUndefined();
     const trip = await galleryRows(TRIP);
+    const [album] = await (await db()).select({ id: galleries.id }).from(galleries).where(eq(galleries.title, TRIP));
+    // To the bin (files kept), then removed for good with the files only it used.
     expect(await deleteGallery({ title: TRIP })).toBe(true);
+    expect(await purgeItem({ kind: "gallery", id: String(album.id) })).toBe(true);
     expect(await storage().exists(trip[0].key)).toBe(false);
     expect(await storage().exists(variantKey(trip[0].key, 480))).toBe(false);
   });

@@ -30,6 +30,7 @@ import {
 } from "~/features/galleries/cleanup.server";
 import { type Storage, storage } from "~/services/storage.server";
 import { createUser } from "~/features/auth/users.server";
+import { purgeItem } from "~/features/bin/bin.server";
 import { insertArticle } from "../fixtures";
 import { resetDatabase } from "../helpers";
 
@@ -234,7 +235,7 @@ describe("saving", () => {
       galleryId: null,
       values: values("  Obóz młodzieży 2025 ", { description: "Góry\r\ni las" }),
     });
-    expect(saved).toEqual({ ok: true, title: "Obóz młodzieży 2025" });
+    expect(saved).toMatchObject({ ok: true, title: "Obóz młodzieży 2025" });
     const album = (await getGalleryByTitle("Obóz młodzieży 2025"))!;
     expect(album.description).toBe("Góry\ni las");
     expect(album.images.map((i) => i.name)).toEqual(["c.jpg", "a.jpg", "b.jpg"]);
@@ -292,7 +293,7 @@ describe("saving", () => {
       galleryId: before.id,
       values: values("Nowy / tytuł? #1 & 100% + ż"),
     });
-    expect(saved).toEqual({ ok: true, title: "Nowy / tytuł? #1 & 100% + ż" });
+    expect(saved).toMatchObject({ ok: true, title: "Nowy / tytuł? #1 & 100% + ż" });
     expect(await getGalleryByTitle("Stary tytuł")).toBeNull();
     const after = (await getGalleryForEditor("Nowy / tytuł? #1 & 100% + ż"))!;
     expect(after.id).toBe(before.id);
@@ -346,7 +347,7 @@ describe("saving", () => {
 });
 
 describe("deleting", () => {
-  it("removes the album, its edit drafts, and then its files", async () => {
+  it("moves the album to the bin, ends its edit drafts and their photos; a purge then removes its files", async () => {
     const { draftId } = await draftWith(["a.jpg", "b.jpg"]);
     await saveGallery({ userId, draftId, galleryId: null, values: values("Do usunięcia") });
     const album = (await getGalleryForEditor("Do usunięcia"))!;
@@ -355,6 +356,13 @@ describe("deleting", () => {
     const edit = (await createDraft({ userId, galleryId: album.id, values: values("Do usunięcia"), folder }))!;
     await addPhotos({ draftId: edit, folder, startDraft: async () => edit, photos: [await photoFile("nowe.jpg")] });
     const drafted = (await getDraft({ id: edit, userId }))!.images.find((i) => i.name === "nowe.jpg")!;
+
+    expect(await deleteGallery({ title: "Do usunięcia" })).toBe(true);
+    expect(await filesOf(drafted)).toEqual([false, false, false]);
+    for (const image of album.images) expect(await filesOf(image)).toEqual([true, true, true]);
+    expect(await getGalleryByTitle("Do usunięcia")).toBeNull();
+    expect(await getDraft({ id: edit, userId })).toBeNull();
+    expect(await deleteGallery({ title: "Do usunięcia" })).toBe(false);
 
     // Watches each file deletion: by then the album must be gone for everyone (committed).
     const seenAtDelete: number[] = [];
@@ -366,13 +374,10 @@ describe("deleting", () => {
         await store.delete(key);
       },
     };
-    expect(await deleteGallery({ title: "Do usunięcia" }, watching)).toBe(true);
-    expect(seenAtDelete.length).toBe(9);
+    expect(await purgeItem({ kind: "gallery", id: String(album.id) }, watching)).toBe(true);
+    expect(seenAtDelete.length).toBe(6);
     expect(new Set(seenAtDelete)).toEqual(new Set([0]));
-    for (const image of [...album.images, drafted]) expect(await filesOf(image)).toEqual([false, false, false]);
-    expect(await getGalleryByTitle("Do usunięcia")).toBeNull();
-    expect(await getDraft({ id: edit, userId })).toBeNull();
-    expect(await deleteGallery({ title: "Do usunięcia" })).toBe(false);
+    for (const image of album.images) expect(await filesOf(image)).toEqual([false, false, false]);
   });
 
   it("keeps a file that another album also shows", async () => {
@@ -388,7 +393,9 @@ describe("deleting", () => {
       width: shared.width,
       height: shared.height,
     });
+    const first = (await getGalleryForEditor("Pierwszy"))!;
     await deleteGallery({ title: "Pierwszy" });
+    await purgeItem({ kind: "gallery", id: String(first.id) });
     expect(await filesOf(shared)).toEqual([true, true, true]);
   });
 });

@@ -103,7 +103,7 @@ describe("adding an album without JavaScript", () => {
   it("offers today's date in Warsaw, also just after midnight there", async () => {
     vi.spyOn(clock, "now").mockReturnValue(new Date("2025-06-30T22:30:00Z"));
     const data = await editorData(await call(addLoader, get("/strefapastora/galeria/dodaj")));
-    expect(data.values).toEqual({ title: "", description: "", date: "2025-07-01" });
+    expect(data.values).toMatchObject({ title: "", description: "", date: "2025-07-01" });
     expect(data.draftId).toBeNull();
   });
 
@@ -123,7 +123,7 @@ describe("adding an album without JavaScript", () => {
     expect(first.headers.get("Location")).toMatch(/^\/strefapastora\/galeria\/dodaj\?szkic=[\w-]+$/);
     let data = await followToEditor(first);
     expect(names(data)).toEqual(["IMG_1.jpg", "IMG_2.jpg"]);
-    expect(data.values).toEqual({ title: "Obóz młodzieży", description: "Opis", date: "2025-06-01" });
+    expect(data.values).toMatchObject({ title: "Obóz młodzieży", description: "Opis", date: "2025-06-01" });
     expect(data.feedback?.report).toBe("2 z 2 zdjęć dodano");
     const url = `/strefapastora/galeria/dodaj?szkic=${data.draftId}`;
 
@@ -383,7 +383,7 @@ describe("editing, renaming and deleting", () => {
     const list = (await (await call(listLoader, get("/strefapastora/galeria"))).json()) as {
       galleries: { title: string; path: string }[];
     };
-    expect(list.galleries).toEqual([{ title: SPECIAL, date: "2025-06-01", path: detailUrl }]);
+    expect(list.galleries).toMatchObject([{ title: SPECIAL, date: "2025-06-01", path: detailUrl }]);
   });
 
   it("refuses to rename onto another album's title and loses neither", async () => {
@@ -421,7 +421,7 @@ describe("editing, renaming and deleting", () => {
     expect(res.headers.get("Location")).toBe("/strefapastora/galeria/");
   });
 
-  it("asks before deleting without JavaScript, then deletes the album and its files", async () => {
+  it("asks before deleting without JavaScript, then moves the album to the bin, its files kept", async () => {
     await createAlbum(SPECIAL, ["a.jpg"]);
     const url = `/strefapastora/galeria/${encodeURIComponent(SPECIAL)}`;
     const files = await storage().list("galeria/");
@@ -442,9 +442,9 @@ describe("editing, renaming and deleting", () => {
         }),
       )
     ).json()) as { flash: string; galleries: unknown[] };
-    expect(list.flash).toBe(`Usunięto galerię „${SPECIAL}”.`);
+    expect(list.flash).toBe(`Przeniesiono galerię „${SPECIAL}” do kosza.`);
     expect(list.galleries).toEqual([]);
-    expect(await storage().list("galeria/")).toEqual([]);
+    expect(await storage().list("galeria/")).toEqual(files);
     expect((await call(detailLoader, get(url))).headers.get("Location")).toBe("/strefapastora/galeria/");
   });
 });

@@ -186,7 +186,10 @@ describe.each(routes)("$id", ({ id, file }) => {
       }
       const body = source.slice(source.indexOf("{", i) + 1);
       const first = body.replace(/^(\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*/, "").split(/;|\n/)[0];
-      expect(first, `${id}: first statement of ${match[1] ?? match[2]}`).toMatch(/\bawait\s+requireUser\(\s*request\b/);
+      expect(first, `${id}: first statement of ${match[1] ?? match[2]}`).toMatch(
+        // requireUserOrKeep is requireUser that keeps a form posted after the session ended.
+        /\bawait\s+requireUser(?:OrKeep)?\(\s*request\b/,
+      );
     }
   });
 

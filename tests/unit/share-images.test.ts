@@ -57,15 +57,31 @@ describe("sharing JPEG", () => {
     // The fixture stores album photos as 800×600; the sharing width follows the row.
     await insertHistoryPhoto("h", history.key);
 
-    expect(await backfillShareImages()).toEqual({ made: 3, failed: 0 });
+    expect(await backfillShareImages()).toEqual({ skipped: false, made: 3, failed: 0 });
     expect((await stored(shareKey(article.key, 1600)))?.meta).toMatchObject({ format: "jpeg", width: 1200 });
     expect((await stored(shareKey(album.key, 800)))?.meta).toMatchObject({ format: "jpeg", width: 800 });
     expect((await stored(shareKey(history.key, 1200)))?.meta).toMatchObject({ format: "jpeg", width: 1200 });
-    expect(await backfillShareImages()).toEqual({ made: 0, failed: 0 });
+    // Marked done: a later start does not look at storage again, so a file
+    // removed meanwhile is not made again by the backfill.
+    await storage().delete(shareKey(article.key, 1600));
+    expect(await backfillShareImages()).toEqual({ skipped: true, made: 0, failed: 0 });
+    expect(await storage().exists(shareKey(article.key, 1600))).toBe(false);
+  });
+
+  it("runs again at the next start when a photo failed", async () => {
+    const article = await storeImage(await jpeg(1600, 900), "zly.jpg", "aktualnosci");
+    await storage().delete(shareKey(article.key, article.width));
+    await insertArticle({ imageKey: article.key, imageWidth: article.width, imageHeight: article.height });
+    // A storage that cannot write makes the one photo fail.
+    const failing = { ...storage(), put: () => Promise.reject(new Error("zapis niemożliwy")) } as ReturnType<
+      typeof storage
+    >;
+    expect(await backfillShareImages(failing)).toEqual({ skipped: false, made: 0, failed: 1 });
+    expect(await backfillShareImages()).toEqual({ skipped: false, made: 1, failed: 0 });
   });
 
   it("skips a photo whose large file is gone", async () => {
     await insertArticle({ imageKey: "aktualnosci/nie-ma.jpg", imageWidth: 2000, imageHeight: 1000 });
-    expect(await backfillShareImages()).toEqual({ made: 0, failed: 0 });
+    expect(await backfillShareImages()).toEqual({ skipped: false, made: 0, failed: 0 });
   });
 });

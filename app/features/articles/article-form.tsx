@@ -6,6 +6,16 @@ import { UploadProgress, useUploadForm } from "~/components/upload-progress";
 import type { ArticleRefusal } from "~/features/articles/article-form.server";
 import type { ArticleField } from "~/features/articles/articles.server";
 import { HEADER_MAX } from "~/features/articles/limits";
+import { ConflictNote } from "~/components/conflict-note";
+import { CHANGED_FIELD_NAMES } from "~/features/articles/messages";
+import { KEPT_PARAM, type KeptFormView } from "~/features/kept-forms/messages";
+
+/** A form kept after its session ended, as the page's loader found it. */
+export type KeptArticle = KeptFormView & { values: ArticleRefusal["values"] };
+
+/** Said when a kept photo waits to be saved with the form. */
+const KEPT_PHOTO_NOTE = "Zachowane zdjęcie zostanie zapisane, chyba że wybierzesz inne.";
+import { PublishAtField, SaveDraftButton } from "~/features/publishing/publish-controls";
 
 /** What the fields of a page need: the values to show and which inputs a refusal is about. */
 export interface ArticleFormState {
@@ -25,21 +35,34 @@ export function ArticleForm({
   action,
   uploadUrl,
   submitLabel,
+  kept,
+  edit,
+  publishAt,
   children,
 }: {
   kind: "add" | "edit";
   action: string;
   uploadUrl: string;
   submitLabel: string;
+  /** A form kept after the session ended, shown filled in until it is saved. */
+  kept?: KeptArticle | null;
+  /** The edit began from this version (and photo): a save over a newer one is refused. */
+  edit?: { version: number; imageKey: string | null; currentHref: string };
+  /** The stored publication moment as Warsaw wall time; empty for a draft or a new article. */
+  publishAt?: string;
   children: (state: ArticleFormState) => ReactNode;
 }) {
   const upload = useUploadForm<ArticleRefusal>(uploadUrl);
   const posted = useActionData<ArticleRefusal>();
   const result = upload.data ?? posted;
   const invalid = (field: ArticleField) => (result?.fields.includes(field) ? true : undefined);
+  const keptNow = result ? result.kept : kept;
+  const conflict = result?.conflict;
   // A browser never refills a file input: sent without JavaScript, a photo
-  // the refused form still wants must be chosen again.
-  const photoLost = Boolean(posted && !upload.data && posted.hadImage && (kind === "add" || posted.values.changeImage));
+  // the refused form still wants must be chosen again (unless one is kept).
+  const photoLost = Boolean(
+    posted && !upload.data && !keptNow?.photo && posted.hadImage && (kind === "add" || posted.values.changeImage),
+  );
   return (
     // noValidate: the server's message ('Wypełnij wszystkie pola') is the one to see.
     <form
@@ -51,15 +74,49 @@ export function ArticleForm({
       onSubmit={upload.onSubmit}
     >
       <CsrfInput />
+      {keptNow ? <input type="hidden" name={KEPT_PARAM} value={keptNow.key} /> : null}
+      {edit ? (
+        <>
+          <input type="hidden" name="version" value={conflict?.version ?? edit.version} />
+          <input type="hidden" name="baseImage" value={(conflict ? conflict.imageKey : edit.imageKey) ?? ""} />
+        </>
+      ) : null}
+      {keptNow && !result ? (
+        <p role="status" className="kept-note">
+          {keptNow.message}
+        </p>
+      ) : null}
       <FormError message={upload.failure ?? result?.error} />
+      {conflict && edit ? (
+        <ConflictNote
+          changed={conflict.changed.map((f) => CHANGED_FIELD_NAMES[f])}
+          sameNote="Obecna wersja ma ten sam tytuł, treść i datę co Twoja."
+          yoursNote="Twój tekst jest poniżej. Naciśnij „zapisz moją wersję”, aby zapisać go zamiast obecnej wersji, albo"
+          currentHref={edit.currentHref}
+          current={[
+            { label: "Tytuł", value: conflict.current.header },
+            { label: "Data", value: conflict.current.date },
+            { label: "Treść", value: conflict.current.text, long: true },
+          ]}
+        />
+      ) : null}
       {photoLost ? (
         <p className="field-note">Wybierz zdjęcie ponownie – przeglądarka nie zachowuje wybranego pliku.</p>
       ) : null}
-      {children({ typed: result?.values, invalid })}
+      {keptNow?.photo ? <p className="field-note">{KEPT_PHOTO_NOTE}</p> : null}
+      {children({ typed: result?.values ?? kept?.values, invalid })}
+      <PublishAtField
+        id="article-publish-at"
+        defaultValue={result?.values.publishAt ?? kept?.values.publishAt ?? publishAt}
+        error={invalid("publishAt") ? result?.error : undefined}
+      />
       <UploadProgress upload={upload} />
-      <button type="submit" disabled={upload.busy} aria-busy={upload.busy || undefined}>
-        {submitLabel}
-      </button>
+      <div className="form-buttons">
+        <button type="submit" name="intent" value="publish" disabled={upload.busy} aria-busy={upload.busy || undefined}>
+          {conflict ? "zapisz moją wersję" : submitLabel}
+        </button>
+        <SaveDraftButton disabled={upload.busy} />
+      </div>
     </form>
   );
 }

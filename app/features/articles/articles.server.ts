@@ -1,5 +1,5 @@
 import { isCalendarDate } from "~/lib/text";
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { clock } from "~/services/clock.server";
 import { articles } from "~/services/schema";
@@ -20,6 +20,18 @@ import { logger } from "~/services/logger.server";
 import { type Storage, storage } from "~/services/storage.server";
 import { HEADER_MAX, TEXT_MAX } from "~/features/articles/limits";
 import { ARTICLE_MESSAGES } from "~/features/articles/messages";
+import { type Actor, recordActivity } from "~/features/activity/activity.server";
+
+/** Articles not in the bin: every page but the bin shows only these. */
+export const liveArticle = isNull(articles.deletedAt);
+import type { Publication } from "~/features/publishing/publication";
+import {
+  articleIsPublic,
+  publicationOf,
+  publicationChange,
+  publishAtFor,
+  readPublishChoice,
+} from "~/features/publishing/publication.server";
 
 export const EXCERPT_LENGTH = 180;
 
@@ -29,6 +41,7 @@ export interface ArticleCard {
   date: string;
   excerpt: string;
   image: ImageView | null;
+  publication: Publication;
 }
 
 export interface ArticleDetail {
@@ -37,8 +50,13 @@ export interface ArticleDetail {
   text: string;
   date: string;
   image: ImageView | null;
+  /** Bumped by every save; the edit form sends back the one it was opened with. */
+  version: number;
+  /** The stored photo's key (the edit form sends it back to tell whether the photo changed meanwhile). */
+  imageKey: string | null;
   /** The photo for link previews on social sites. */
   share: ShareImage | null;
+  publication: Publication;
 }
 
 function toImage(row: { imageKey: string | null; imageWidth: number | null; imageHeight: number | null }) {
@@ -52,11 +70,15 @@ export const NEWS_PAGE_SIZE = 20;
 
 /**
  * News cards, newest first, optionally one page of them; the excerpt is cut
- * in the database so whole bodies never travel.
+ * in the database so whole bodies never travel. Only what visitors may see
+ * now, unless `withUnpublished` (the pastor's list: drafts and scheduled too).
  */
-export async function listArticleCards({ limit, offset = 0 }: { limit?: number; offset?: number } = {}): Promise<
-  ArticleCard[]
-> {
+export async function listArticleCards({
+  limit,
+  offset = 0,
+  withUnpublished = false,
+}: { limit?: number; offset?: number; withUnpublished?: boolean } = {}): Promise<ArticleCard[]> {
+  const now = clock.now();
   const rows = await withDb((db) => {
     const query = db
       .select({
@@ -67,8 +89,10 @@ export async function listArticleCards({ limit, offset = 0 }: { limit?: number; 
         imageKey: articles.imageKey,
         imageWidth: articles.imageWidth,
         imageHeight: articles.imageHeight,
+        publishAt: articles.publishAt,
       })
       .from(articles)
+      .where(withUnpublished ? liveArticle : and(liveArticle, articleIsPublic(now)))
       .orderBy(desc(articles.date), desc(articles.id))
       .offset(offset);
     return limit === undefined ? query : query.limit(limit);
@@ -79,6 +103,7 @@ export async function listArticleCards({ limit, offset = 0 }: { limit?: number; 
     date: r.date,
     excerpt: excerpt(r.excerpt),
     image: toImage(r),
+    publication: publicationOf(r.publishAt, now),
   }));
 }
 
@@ -103,8 +128,16 @@ export function isArticleId(id: string): boolean {
   return /^[0-9A-Za-z_-]{1,64}$/.test(id);
 }
 
-export async function getArticle(id: string): Promise<ArticleDetail | null> {
+/**
+ * An article as its page shows it; null when there is none, or (unless
+ * `withUnpublished`: the pastor's pages) when visitors may not see it yet.
+ */
+export async function getArticle(
+  id: string,
+  { withUnpublished = false }: { withUnpublished?: boolean } = {},
+): Promise<ArticleDetail | null> {
   if (!isArticleId(id)) return null;
+  const now = clock.now();
   const [row] = await withDb((db) =>
     db
       .select({
@@ -115,9 +148,11 @@ export async function getArticle(id: string): Promise<ArticleDetail | null> {
         imageKey: articles.imageKey,
         imageWidth: articles.imageWidth,
         imageHeight: articles.imageHeight,
+        version: articles.version,
+        publishAt: articles.publishAt,
       })
       .from(articles)
-      .where(eq(articles.id, id))
+      .where(and(eq(articles.id, id), liveArticle, withUnpublished ? undefined : articleIsPublic(now)))
       .limit(1),
   );
   if (!row) return null;
@@ -129,6 +164,9 @@ export async function getArticle(id: string): Promise<ArticleDetail | null> {
     date: row.date,
     image: toImage(row),
     share: stored ? shareImage(stored) : null,
+    version: row.version,
+    imageKey: row.imageKey,
+    publication: publicationOf(row.publishAt, now),
   };
 }
 
@@ -143,11 +181,22 @@ export async function getArticle(id: string): Promise<ArticleDetail | null> {
 /** Storage folder of article photos (the original split root/'images/' by add/edit; one folder is enough). */
 export const ARTICLE_IMAGE_FOLDER = "aktualnosci";
 
-export type ArticleField = "header" | "text" | "date" | "image";
+export type ArticleField = "header" | "text" | "date" | "image" | "publishAt";
+
+/** A save refused because the article changed since the edit began: the version now stored and how it differs. */
+export interface ArticleConflict {
+  version: number;
+  /** The fields where the stored version differs from what was sent. */
+  changed: ArticleField[];
+  current: { header: string; text: string; date: string };
+  /** The stored photo's key, which the form sends back with its next save. */
+  imageKey: string | null;
+}
 
 export type SaveResult =
-  | { ok: true; id: string }
-  | { ok: false; status: 400 | 404 | 413 | 500 | 503; message: string; fields?: ArticleField[] };
+  | { ok: true; id: string; publication: Publication }
+  | { ok: false; status: 400 | 404 | 413 | 500 | 503; message: string; fields?: ArticleField[] }
+  | { ok: false; status: 409; message: string; fields: ArticleField[]; conflict: ArticleConflict };
 
 export type DeleteResult = { ok: true; header: string } | { ok: false; status: 404; message: string };
 
@@ -201,7 +250,7 @@ const addSchema = articleFormSchema("add");
 const editSchema = articleFormSchema("edit");
 
 const isArticleField = (v: unknown): v is ArticleField =>
-  v === "header" || v === "text" || v === "date" || v === "image";
+  v === "header" || v === "text" || v === "date" || v === "image" || v === "publishAt";
 
 /**
  * One message for the whole form, as the original's alerts; a missing field
@@ -287,14 +336,26 @@ const MAX_ID_TRIES = 1000;
  * took it). If the row cannot be written, the stored files are removed.
  */
 export async function createArticle(
-  input: { header?: unknown; text?: unknown; date?: unknown; image?: ArticleImageUpload | null },
-  { store = storage() }: { store?: Storage } = {},
+  input: {
+    header?: unknown;
+    text?: unknown;
+    date?: unknown;
+    image?: ArticleImageUpload | null;
+    /** "draft" for 'zapisz jako szkic'; anything else publishes. */
+    intent?: unknown;
+    /** The publication date-time field (Warsaw wall time); empty means now. */
+    publishAt?: unknown;
+  },
+  { store = storage(), actor = null }: { store?: Storage; actor?: Actor } = {},
 ): Promise<SaveResult> {
   const parsed = addSchema.safeParse(input);
   const noImage: ArticleField[] = input.image ? [] : ["image"];
   if (!parsed.success) return refusal(parsed.error, ARTICLE_MESSAGES.missing, noImage);
   const { header, text, date } = parsed.data;
   if (!input.image) return refusal(null, ARTICLE_MESSAGES.missing, noImage);
+  const choice = readPublishChoice(input.intent, input.publishAt);
+  if (!choice.ok) return { ok: false, status: 400, message: choice.message, fields: ["publishAt"] };
+  const publishAt = publishAtFor(choice.choice, null);
 
   const stored = await storeArticleImage(input.image, store);
   if (!stored.ok) return stored;
@@ -305,23 +366,35 @@ export async function createArticle(
     for (let n = 0; n < MAX_ID_TRIES; n++) {
       const id = String(base + n);
       const inserted = await withDb((db) =>
-        db
-          .insert(articles)
-          .values({
-            id,
-            header,
-            text,
-            date,
-            imageKey: image.key,
-            imageWidth: image.width,
-            imageHeight: image.height,
-          })
-          .onConflictDoNothing({ target: articles.id })
-          .returning({ id: articles.id }),
+        db.transaction(async (tx) => {
+          const rows = await tx
+            .insert(articles)
+            .values({
+              id,
+              header,
+              text,
+              date,
+              imageKey: image.key,
+              imageWidth: image.width,
+              imageHeight: image.height,
+              publishAt,
+            })
+            .onConflictDoNothing({ target: articles.id })
+            .returning({ id: articles.id });
+          if (rows.length) {
+            const subject = { kind: "article", id, title: header } as const;
+            await recordActivity(tx, { actor, action: "created", subject });
+            // Added is published unless it waits for its moment.
+            if (publicationChange(null, publishAt) === "scheduled") {
+              await recordActivity(tx, { actor, action: "scheduled", subject });
+            }
+          }
+          return rows;
+        }),
       );
       if (inserted.length) {
         await contentChanged();
-        return { ok: true, id };
+        return { ok: true, id, publication: publicationOf(publishAt) };
       }
     }
     throw new Error("no free article id");
@@ -345,27 +418,44 @@ export async function updateArticle(
     date?: unknown;
     changeImage?: unknown;
     image?: ArticleImageUpload | null;
+    /** The version the edit began from; when given, a save over a newer one is refused. */
+    baseVersion?: unknown;
+    /** The photo key the edit began with, to tell whether the photo changed meanwhile. */
+    baseImageKey?: unknown;
+    /** As for createArticle: 'zapisz jako szkic' takes a published article off the site. */
+    intent?: unknown;
+    publishAt?: unknown;
   },
-  { store = storage() }: { store?: Storage } = {},
+  { store = storage(), actor = null }: { store?: Storage; actor?: Actor } = {},
 ): Promise<SaveResult> {
   const notFound: SaveResult = { ok: false, status: 404, message: ARTICLE_MESSAGES.notFound };
   if (!isArticleId(input.id)) return notFound;
   const parsed = editSchema.safeParse(input);
   if (!parsed.success) return refusal(parsed.error, ARTICLE_MESSAGES.blankEdit);
   const { header, text, date, changeImage } = parsed.data;
+  const choice = readPublishChoice(input.intent, input.publishAt);
+  if (!choice.ok) return { ok: false, status: 400, message: choice.message, fields: ["publishAt"] };
   if (changeImage && !input.image) {
     return { ok: false, status: 400, message: ARTICLE_MESSAGES.noNewImage, fields: ["image"] };
   }
 
+  const baseVersion = versionOf(input.baseVersion);
+  const sent = { header, text, date, baseImageKey: typeof input.baseImageKey === "string" ? input.baseImageKey : null };
   let current;
   try {
     [current] = await withDb((db) =>
-      db.select({ id: articles.id }).from(articles).where(eq(articles.id, input.id)).limit(1),
+      db
+        .select(conflictColumns)
+        .from(articles)
+        .where(and(eq(articles.id, input.id), liveArticle))
+        .limit(1),
     );
   } catch (error) {
     return rowWriteFailed(error);
   }
   if (!current) return notFound;
+  // Refused before a photo is stored; checked again under the row lock below.
+  if (baseVersion !== null && current.version !== baseVersion) return conflictWith(current, sent);
 
   let newImage: StoredImage | null = null;
   if (changeImage && input.image) {
@@ -374,32 +464,52 @@ export async function updateArticle(
     newImage = stored.image;
   }
 
-  let replaced: { found: boolean; old: StoredImage | null };
+  let replaced: { found: boolean; old: StoredImage | null; publishAt: Date | null; stale?: ConflictRow };
   try {
     replaced = await withDb((db) =>
       db.transaction(async (tx) => {
-        // Locked, so two edits replacing the photo at once each remove the file they replaced.
+        // Locked, so two edits replacing the photo at once each remove the file they replaced,
+        // and two saves from one version cannot both pass the version check.
         const [row] = await tx
-          .select({ imageKey: articles.imageKey, imageWidth: articles.imageWidth, imageHeight: articles.imageHeight })
+          .select({
+            ...conflictColumns,
+            imageWidth: articles.imageWidth,
+            imageHeight: articles.imageHeight,
+            publishAt: articles.publishAt,
+          })
           .from(articles)
-          .where(eq(articles.id, input.id))
+          .where(and(eq(articles.id, input.id), liveArticle))
           .for("update");
-        if (!row) return { found: false, old: null };
+        if (!row) return { found: false, old: null, publishAt: null };
+        if (baseVersion !== null && row.version !== baseVersion) {
+          return { found: true, old: null, publishAt: null, stale: row };
+        }
+        const publishAt = publishAtFor(choice.choice, row.publishAt);
         await tx
           .update(articles)
           .set({
             header,
             text,
+            publishAt,
             ...(date ? { date } : {}),
             ...(newImage ? { imageKey: newImage.key, imageWidth: newImage.width, imageHeight: newImage.height } : {}),
+            version: sql`${articles.version} + 1`,
           })
           .where(eq(articles.id, input.id));
-        return { found: true, old: newImage ? storedImageOf(row) : null };
+        const subject = { kind: "article", id: input.id, title: header } as const;
+        await recordActivity(tx, { actor, action: "edited", subject });
+        const change = publicationChange(row.publishAt, publishAt);
+        if (change) await recordActivity(tx, { actor, action: change, subject });
+        return { found: true, old: newImage ? storedImageOf(row) : null, publishAt };
       }),
     );
   } catch (error) {
     if (newImage) await discardImage(newImage, store);
     return rowWriteFailed(error);
+  }
+  if (replaced.stale) {
+    if (newImage) await discardImage(newImage, store);
+    return conflictWith(replaced.stale, sent);
   }
   if (!replaced.found) {
     if (newImage) await discardImage(newImage, store);
@@ -408,28 +518,74 @@ export async function updateArticle(
   await contentChanged();
   // Committed: only now may the replaced photo go.
   if (replaced.old) await removeImageFiles(replaced.old, store);
-  return { ok: true, id: input.id };
+  return { ok: true, id: input.id, publication: publicationOf(replaced.publishAt) };
 }
 
-/** Deletes an article; its photo's files go once the row is gone. */
+const conflictColumns = {
+  header: articles.header,
+  text: articles.text,
+  date: articles.date,
+  imageKey: articles.imageKey,
+  version: articles.version,
+};
+type ConflictRow = { header: string; text: string; date: string; imageKey: string | null; version: number };
+
+/** A version number as the form sends it, or null when none was sent. */
+function versionOf(value: unknown): number | null {
+  const n =
+    typeof value === "number" ? value : typeof value === "string" && /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** The refusal of a save over a newer version: nothing was written; what differs from the text sent. */
+function conflictWith(
+  row: ConflictRow,
+  sent: { header: string; text: string; date: string; baseImageKey: string | null },
+): Extract<SaveResult, { status: 409 }> {
+  const changed: ArticleField[] = [];
+  if (row.header !== sent.header) changed.push("header");
+  if (row.text !== sent.text) changed.push("text");
+  if (sent.date && row.date !== sent.date) changed.push("date");
+  if (sent.baseImageKey !== null && row.imageKey !== sent.baseImageKey) changed.push("image");
+  return {
+    ok: false,
+    status: 409,
+    message: ARTICLE_MESSAGES.conflict,
+    fields: [],
+    conflict: {
+      version: row.version,
+      changed,
+      current: { header: row.header, text: row.text, date: row.date },
+      imageKey: row.imageKey,
+    },
+  };
+}
+
+/**
+ * Deletes an article: it moves to the bin (gone from every page at once),
+ * its photo stays stored so that it can be restored; the bin purges it later.
+ */
 export async function deleteArticle(
   { id }: { id: string },
-  { store = storage() }: { store?: Storage } = {},
+  { actor = null }: { actor?: Actor } = {},
 ): Promise<DeleteResult> {
   const notFound: DeleteResult = { ok: false, status: 404, message: ARTICLE_MESSAGES.notFound };
   if (!isArticleId(id)) return notFound;
-  const [row] = await withDb((db) =>
-    db.delete(articles).where(eq(articles.id, id)).returning({
-      header: articles.header,
-      imageKey: articles.imageKey,
-      imageWidth: articles.imageWidth,
-      imageHeight: articles.imageHeight,
+  const row = await withDb((db) =>
+    db.transaction(async (tx) => {
+      const [binned] = await tx
+        .update(articles)
+        .set({ deletedAt: clock.now(), deletedBy: actor?.email ?? null })
+        .where(and(eq(articles.id, id), liveArticle))
+        .returning({ header: articles.header });
+      if (binned) {
+        await recordActivity(tx, { actor, action: "binned", subject: { kind: "article", id, title: binned.header } });
+      }
+      return binned;
     }),
   );
   if (!row) return notFound;
   await contentChanged();
-  const image = storedImageOf(row);
-  if (image) await removeImageFiles(image, store);
   return { ok: true, header: row.header };
 }
 
@@ -437,7 +593,11 @@ export async function deleteArticle(
 export async function getArticleHeader(id: string): Promise<string | null> {
   if (!isArticleId(id)) return null;
   const [row] = await withDb((db) =>
-    db.select({ header: articles.header }).from(articles).where(eq(articles.id, id)).limit(1),
+    db
+      .select({ header: articles.header })
+      .from(articles)
+      .where(and(eq(articles.id, id), liveArticle))
+      .limit(1),
   );
   return row?.header ?? null;
 }

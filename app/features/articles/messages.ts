@@ -13,9 +13,20 @@ export const ARTICLE_MESSAGES = {
   storageFailed: "Nie udało się zapisać zdjęcia. Spróbuj ponownie.",
   saveFailed: "Nie udało się zapisać artykułu. Spróbuj ponownie.",
   notFound: "nie ma takiego dokumentu",
+  conflict:
+    "Ten artykuł został zmieniony w innym oknie lub na innym urządzeniu, odkąd zacząłeś edycję. Nic nie zapisano.",
 } as const;
 
 /** The question before an article is deleted, worded as on the original site. */
 export function deleteQuestion(header: string): string {
   return `Czy napewno usunąć kartę "${header}"?`;
 }
+
+/** How the conflict message names the fields that differ. */
+export const CHANGED_FIELD_NAMES: Record<"header" | "text" | "date" | "image" | "publishAt", string> = {
+  header: "tytuł",
+  text: "treść",
+  date: "data",
+  image: "zdjęcie",
+  publishAt: "data publikacji",
+};

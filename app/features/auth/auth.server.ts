@@ -4,9 +4,11 @@ import { FormStrategy } from "remix-auth-form";
 import { clock } from "~/services/clock.server";
 import { forbidden, isSameOrigin, readSubmittedToken, tokensEqual } from "~/features/auth/csrf.server";
 import { hasDeviceToken } from "~/features/auth/device-token.server";
-import { beginLoginAttempt } from "~/features/auth/sign-in-limits.server";
+import { LOGIN_LIMITS, beginLoginAttempt, throttleEmail } from "~/features/auth/sign-in-limits.server";
+import { hasRecentActivity, recordActivityNow } from "~/features/activity/activity.server";
 import { clientAddress } from "~/http/request-context.server";
-import { type User, verifyLogin } from "~/features/auth/users.server";
+import { type User, findUserById, verifyLogin } from "~/features/auth/users.server";
+import { twoFactorEnabled, verifySecondFactor } from "~/features/auth/two-factor.server";
 import { clearSessionCookie, readSession, type SessionUser } from "~/features/auth/session.server";
 import { HOME_PATH, LOGIN_PATH, PANEL_PATH } from "~/lib/paths";
 
@@ -15,46 +17,129 @@ export type { SessionUser } from "~/features/auth/session.server";
 /** Thrown by the sign-in strategy; `message` is what the login page shows. */
 export class LoginRefusedError extends Error {
   constructor(
-    readonly reason: "invalid" | "locked" | "slowed",
+    readonly reason: "invalid" | "invalid-code" | "locked" | "slowed",
     readonly retryAfterSeconds = 0,
   ) {
     super(
-      reason === "locked"
-        ? `Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za ${Math.ceil(retryAfterSeconds / 60)} min.`
-        : reason === "slowed"
-          ? `Zbyt wiele prób logowania na to konto. Spróbuj ponownie za ${
-              retryAfterSeconds < 60 ? `${retryAfterSeconds} s` : `${Math.ceil(retryAfterSeconds / 60)} min`
-            }.`
-          : // The same words whether the e-mail exists or not.
-            "Niepoprawne dane logowania!",
+      reason === "invalid-code"
+        ? "Nieprawidłowy kod weryfikacyjny."
+        : reason === "locked"
+          ? `Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za ${Math.ceil(retryAfterSeconds / 60)} min.`
+          : reason === "slowed"
+            ? `Zbyt wiele prób logowania na to konto. Spróbuj ponownie za ${
+                retryAfterSeconds < 60 ? `${retryAfterSeconds} s` : `${Math.ceil(retryAfterSeconds / 60)} min`
+              }.`
+            : // The same words whether the e-mail exists or not.
+              "Niepoprawne dane logowania!",
     );
     this.name = "LoginRefusedError";
   }
 }
 
-export const authenticator = new Authenticator<User>();
+/** A right password; with `secondFactor` the account's code must follow before a session. */
+export type PasswordAccepted = User & { secondFactor: boolean };
+
+export const authenticator = new Authenticator<PasswordAccepted>();
+
+/**
+ * A sign-in refused by a limit goes into the history of changes once per
+ * e-mail and address within the limits' window: one entry per lock-out, not
+ * one per guess, so a flood of guesses cannot flood the history.
+ */
+async function recordRefusal(typed: string, address: string | null, now: Date) {
+  const actor = throttleEmail(typed);
+  const since = new Date(now.getTime() - LOGIN_LIMITS.windowMs);
+  if (await hasRecentActivity({ action: "sign_in_refused", actor, address, since })) return;
+  await recordActivityNow({ actor: { email: actor }, action: "sign_in_refused", address, at: now });
+}
 
 authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const email = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
+    const address = clientAddress();
+    const now = clock.now();
     const attempt = await beginLoginAttempt({
-      address: clientAddress(),
+      address,
       email,
       trustedDevice: await hasDeviceToken(request, email),
-      now: clock.now(),
+      now,
     });
-    if (!attempt.allowed) throw new LoginRefusedError(attempt.reason, attempt.retryAfterSeconds);
+    if (!attempt.allowed) {
+      await recordRefusal(email, address, now);
+      throw new LoginRefusedError(attempt.reason, attempt.retryAfterSeconds);
+    }
     const user = email && password ? await verifyLogin({ email, password }) : null;
     if (!user) {
       await attempt.failed();
       throw new LoginRefusedError("invalid");
     }
-    await attempt.succeeded();
-    return user;
+    const secondFactor = await twoFactorEnabled(user.id);
+    await (secondFactor ? attempt.secondStepFollows() : attempt.succeeded());
+    // The history names a sign-in once a session is made: here, or after the code.
+    if (!secondFactor) await recordActivityNow({ actor: user, action: "signed_in", address });
+    return { ...user, secondFactor };
   }),
   "form",
 );
+
+/**
+ * The second step of sign-in: a code from the app or a recovery code, for
+ * the account a right password named. Counted by the same limits as
+ * passwords (a wrong code is a failure for that e-mail and address) and
+ * refused with the same messages. Null when the account is gone or no
+ * longer has a second factor: sign-in starts again.
+ */
+export async function verifySignInCode(request: Request, userId: number, code: string): Promise<User | null> {
+  const user = await findUserById(userId);
+  if (!user || !(await twoFactorEnabled(user.id))) return null;
+  const address = clientAddress();
+  const now = clock.now();
+  const attempt = await beginLoginAttempt({
+    address,
+    email: user.email,
+    trustedDevice: await hasDeviceToken(request, user.email),
+    now,
+  });
+  if (!attempt.allowed) {
+    await recordRefusal(user.email, address, now);
+    throw new LoginRefusedError(attempt.reason, attempt.retryAfterSeconds);
+  }
+  if (!(await verifySecondFactor({ userId: user.id, code: code.slice(0, 64) }))) {
+    await attempt.failed();
+    throw new LoginRefusedError("invalid-code");
+  }
+  await attempt.succeeded();
+  await recordActivityNow({ actor: user, action: "signed_in", address });
+  return user;
+}
+
+/**
+ * A signed-in pastor's confirmation with a code or the password (turning
+ * the second factor off, new recovery codes), under the sign-in limits: a
+ * stolen session cannot guess codes faster than a stranger at the door.
+ * Throws LoginRefusedError ("invalid-code" when `check` says no).
+ */
+export async function confirmUnderLimits<T>(
+  request: Request,
+  email: string,
+  check: () => Promise<T | null | false>,
+): Promise<T> {
+  const attempt = await beginLoginAttempt({
+    address: clientAddress(),
+    email,
+    trustedDevice: await hasDeviceToken(request, email),
+    now: clock.now(),
+  });
+  if (!attempt.allowed) throw new LoginRefusedError(attempt.reason, attempt.retryAfterSeconds);
+  const result = await check();
+  if (!result) {
+    await attempt.failed();
+    throw new LoginRefusedError("invalid-code");
+  }
+  await attempt.succeeded();
+  return result;
+}
 
 /** The signed-in user, or null; for pages that are public but differ when signed in. */
 export async function getUser(request: Request): Promise<SessionUser | null> {

@@ -65,6 +65,12 @@ export type LoginAttempt =
       failed(): Promise<void>;
       /** Signed in: forget this address's failures for this e-mail. */
       succeeded(): Promise<void>;
+      /**
+       * The password was right but a code must follow: this attempt is not
+       * counted, earlier failures stay until the code is right (else the
+       * password alone would reset the count of wrong codes).
+       */
+      secondStepFollows(): Promise<void>;
     }
   | { allowed: false; reason: "locked" | "slowed"; retryAfterSeconds: number };
 
@@ -148,6 +154,10 @@ export async function beginLoginAttempt({
             .where(lt(loginFailures.at, emailSince))
             .then(() => {}),
         ),
+      secondStepFollows: () =>
+        withDb(async (d) => {
+          await d.delete(loginFailures).where(eq(loginFailures.id, own.id));
+        }),
       succeeded: () =>
         withDb(async (d) => {
           await d.delete(loginFailures).where(and(eq(loginFailures.address, address), eq(loginFailures.email, email)));

@@ -47,6 +47,13 @@ export async function findUserByEmail(email: string): Promise<User | null> {
   return row ?? null;
 }
 
+export async function findUserById(id: number): Promise<User | null> {
+  const [row] = await withDb((db) =>
+    db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, id)).limit(1),
+  );
+  return row ?? null;
+}
+
 /**
  * The user whose e-mail and password match, else null. An unknown e-mail
  * costs one argon2 verification too, so timing does not tell them apart.

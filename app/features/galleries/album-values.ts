@@ -24,12 +24,16 @@ export const GALLERY_MESSAGES = {
   notSavedRefused:
     "Galerii nie zapisano, bo nie wszystkie wybrane zdjęcia udało się dodać. Sprawdź listę i naciśnij „zapisz” jeszcze raz.",
   storeFailed: "nie udało się zapisać zdjęcia, spróbuj ponownie",
+  conflict:
+    "Ta galeria została zmieniona w innym oknie lub na innym urządzeniu, odkąd zacząłeś edycję. Nic nie zapisano.",
 } as const;
 
 export interface GalleryValues {
   title: string;
   description: string;
   date: string;
+  /** The publication date-time field as typed (Warsaw wall time); empty means now. */
+  publishAt?: string;
 }
 
 // C0 controls and DEL; NUL cannot even be stored in a Postgres text column.
@@ -63,5 +67,8 @@ export function checkGalleryValues(input: GalleryValues): { values: GalleryValue
   if ([...description].length > DESCRIPTION_MAX) errors.description = GALLERY_MESSAGES.descriptionTooLong;
   if (!date) errors.date = GALLERY_MESSAGES.dateEmpty;
   else if (!isCalendarDate(date)) errors.date = GALLERY_MESSAGES.dateInvalid;
-  return { values: { title, description, date }, fieldErrors: Object.keys(errors).length ? errors : null };
+  return {
+    values: { title, description, date, publishAt: (input.publishAt ?? "").trim() },
+    fieldErrors: Object.keys(errors).length ? errors : null,
+  };
 }

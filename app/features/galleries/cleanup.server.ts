@@ -9,6 +9,7 @@ import type { StoredImage } from "~/services/images.server";
 import { logger } from "~/services/logger.server";
 import { type Storage, storage } from "~/services/storage.server";
 import { lockGalleryFiles, unreferencedImages } from "~/features/galleries/galleries.server";
+import { sweepKeptForms } from "~/features/kept-forms/kept-forms.server";
 
 /** Drafts untouched this long are removed, with the files only they named. */
 export const DRAFT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -81,7 +82,9 @@ export async function cleanupGalleryDrafts(
   if (!swept) return { skipped: true, drafts: 0, files: 0, orphans: [] };
   const orphans = old.map((f) => f.key).filter((key) => swept.unused.has(baseKeyOf(key) ?? ""));
   if (dryRun) return { skipped: false, drafts: 0, files: 0, orphans };
-  let files = 0;
+  // Kept forms' photos are not images by name (never orphans above); their rows' expiry removes them.
+  const kept = await sweepKeptForms({ now }, store);
+  let files = kept.files;
   for (const key of orphans) {
     try {
       await store.delete(key);

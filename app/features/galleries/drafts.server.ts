@@ -2,7 +2,7 @@
 // until the album is saved, so that no-script posts and the editor's script
 // work on the same state.
 import crypto from "node:crypto";
-import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import { clock } from "~/services/clock.server";
 import { type DraftFeedback, galleries, galleryDraftImages, galleryDrafts, galleryImages } from "~/services/schema";
 import { type Db, withDb } from "~/services/db.server";
@@ -27,6 +27,8 @@ export interface GalleryDraft {
   feedback: DraftFeedback | null;
   images: EditorImage[];
   updatedAt: Date;
+  /** The album's version when this edit began (null for a new album). */
+  baseVersion: number | null;
 }
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -63,10 +65,11 @@ export async function getDraft({ id, userId }: { id: string; userId: number }): 
       id: row.id,
       galleryId: row.galleryId,
       folder: row.folder,
-      values: { title: row.title, description: row.description, date: row.date },
+      values: { title: row.title, description: row.description, date: row.date, publishAt: row.publishAtText },
       feedback: row.feedback ?? null,
       images: await draftImages(db, row.id),
       updatedAt: row.updatedAt,
+      baseVersion: row.baseVersion,
     };
   });
 }
@@ -82,11 +85,14 @@ export async function createDraft({
   galleryId = null,
   values,
   folder = newDraftFolder(),
+  baseVersion = null,
 }: {
   userId: number;
   galleryId?: number | null;
   values: GalleryValues;
   folder?: string;
+  /** The album version the edit began from (the form's); the album's current one when not given. */
+  baseVersion?: number | null;
 }): Promise<string | null> {
   const id = newId();
   const now = clock.now();
@@ -94,8 +100,12 @@ export async function createDraft({
     db.transaction(async (tx) => {
       if (galleryId !== null) {
         await lockGalleryFiles(tx);
-        const [gallery] = await tx.select({ id: galleries.id }).from(galleries).where(eq(galleries.id, galleryId));
+        const [gallery] = await tx
+          .select({ id: galleries.id, version: galleries.version })
+          .from(galleries)
+          .where(and(eq(galleries.id, galleryId), isNull(galleries.deletedAt)));
         if (!gallery) return null;
+        baseVersion ??= gallery.version;
       }
       await tx.insert(galleryDrafts).values({
         id,
@@ -105,6 +115,8 @@ export async function createDraft({
         title: draftText(values.title),
         description: draftText(values.description),
         date: draftText(values.date),
+        baseVersion: galleryId === null ? null : baseVersion,
+        publishAtText: draftText(values.publishAt ?? ""),
         createdAt: now,
         updatedAt: now,
       });
@@ -134,15 +146,20 @@ export async function updateDraft({
   draftId,
   values = {},
   feedback,
+  baseVersion,
 }: {
   draftId: string;
   values?: Partial<GalleryValues>;
   feedback?: DraftFeedback | null;
+  /** A refused save's newer version: the next save goes over it on purpose. */
+  baseVersion?: number;
 }): Promise<boolean> {
   const set: Partial<typeof galleryDrafts.$inferInsert> = { updatedAt: clock.now() };
+  if (baseVersion !== undefined) set.baseVersion = baseVersion;
   if (values.title !== undefined) set.title = draftText(values.title);
   if (values.description !== undefined) set.description = draftText(values.description);
   if (values.date !== undefined) set.date = draftText(values.date);
+  if (values.publishAt !== undefined) set.publishAtText = draftText(values.publishAt);
   if (feedback !== undefined) set.feedback = feedback;
   const rows = await withDb((db) =>
     db.update(galleryDrafts).set(set).where(eq(galleryDrafts.id, draftId)).returning({ id: galleryDrafts.id }),

@@ -25,6 +25,7 @@ import {
 } from "~/features/galleries/drafts.server";
 import { addPhotos, hintFor, reportFor } from "~/features/galleries/draft-photos.server";
 import { isTitleTaken, saveGallery } from "~/features/galleries/save.server";
+import { instantToWallTime, publicationOf } from "~/features/publishing/publication.server";
 import {
   type EditorImage,
   getGalleryForEditor,
@@ -32,12 +33,16 @@ import {
   titleFromSlug,
 } from "~/features/galleries/galleries.server";
 import { UPLOAD_MESSAGES, type UploadResult, parseUpload } from "~/services/upload.server";
+import { dropKeptForm, getKeptForm } from "~/features/kept-forms/kept-forms.server";
+import { KEPT_PARAM, keptFormMessage } from "~/features/kept-forms/messages";
 import {
   ADD_GALLERY_PATH,
   EDIT_GALLERY_PREFIX,
   PASTOR_GALLERIES_PATH,
+  PREVIEW_SUFFIX,
   UNKNOWN_GALLERY_REDIRECT,
   editGalleryPath,
+  galleryPreviewPath,
   pastorGalleryPath,
 } from "~/lib/paths";
 
@@ -66,7 +71,18 @@ export function titleFromPastorPath(request: Request, prefix: string): string | 
 export const titleFromEditPath = (request: Request) => titleFromPastorPath(request, EDIT_GALLERY_PREFIX);
 export const titleFromDetailPath = (request: Request) => titleFromPastorPath(request, `${PASTOR_GALLERIES_PATH}/`);
 
-export type EditorTarget = { kind: "add" } | { kind: "edit"; title: string | null };
+/** The album title of /strefapastora/galeria/{slug}/podglad. */
+export function titleFromPreviewPath(request: Request): string | null {
+  const { pathname } = new URL(request.url);
+  const prefix = `${PASTOR_GALLERIES_PATH}/`;
+  if (!pathname.startsWith(prefix) || !pathname.endsWith(PREVIEW_SUFFIX)) return null;
+  return titleFromSlug(pathname.slice(prefix.length, -PREVIEW_SUFFIX.length));
+}
+
+export type EditorTarget =
+  | { kind: "add" }
+  /** `id`: the album the form was opened on, which still names it after another window renamed it. */
+  | { kind: "edit"; title: string | null; id?: number | null };
 
 /** What the editor's list shows of an image. */
 export interface ClientImage extends EditorImage {
@@ -75,7 +91,12 @@ export interface ClientImage extends EditorImage {
 
 const toClient = (image: EditorImage): ClientImage => ({ ...image, thumb: thumbnailUrl(image) });
 
-const emptyValues = (): GalleryValues => ({ title: "", description: "", date: todayIn(church.timeZone, clock.now()) });
+const emptyValues = (): GalleryValues => ({
+  title: "",
+  description: "",
+  date: todayIn(church.timeZone, clock.now()),
+  publishAt: "",
+});
 
 /** Reads a small url-encoded form, or a multipart one with its files streamed to temporary files. */
 export async function readForm(request: Request, { maxFiles = 0 } = {}): Promise<UploadResult> {
@@ -102,7 +123,7 @@ export async function readForm(request: Request, { maxFiles = 0 } = {}): Promise
 /** The fields the form sent; a field not sent keeps what the draft holds. */
 function typedValues(fields: URLSearchParams): Partial<GalleryValues> {
   const out: Partial<GalleryValues> = {};
-  for (const name of ["title", "description", "date"] as const) {
+  for (const name of ["title", "description", "date", "publishAt"] as const) {
     const value = fields.get(name);
     if (value !== null) out[name] = value;
   }
@@ -118,14 +139,15 @@ function typedAlts(fields: URLSearchParams): Map<string, string> {
   return alts;
 }
 
-type Intent = { kind: "upload" } | { kind: "save" } | Extract<ImageChange, { key: string }>;
+type Intent = { kind: "upload" } | { kind: "save"; draft: boolean } | Extract<ImageChange, { key: string }>;
 
 /** A stored key, or the kept address of an imported photo whose download failed. */
 const isImageKey = (key: string) => isValidKey(key) || isExternalImage(key);
 
 function parseIntent(value: string | null): Intent | null {
   if (value === null || value === "upload") return { kind: "upload" };
-  if (value === "save") return { kind: "save" };
+  // 'zapisz' publishes; 'zapisz jako szkic' saves the album unpublished.
+  if (value === "save" || value === "draft") return { kind: "save", draft: value === "draft" };
   const m = /^(up|down|cover|remove):(.+)$/s.exec(value);
   if (!m || !isImageKey(m[2])) return null;
   return { kind: m[1] as "up" | "down" | "cover" | "remove", key: m[2] };
@@ -145,6 +167,7 @@ async function resolve(user: SessionUser, target: EditorTarget, draftParam: stri
   let gallery: EditorContext["gallery"] = null;
   if (target.kind === "edit") {
     gallery = target.title === null ? null : await getGalleryForEditor(target.title);
+    if (!gallery && target.id) gallery = await getGalleryForEditor({ id: target.id });
     if (!gallery) return { gone: "gallery" };
   }
   const pageUrl = gallery ? editGalleryPath(gallery.title) : ADD_GALLERY_PATH;
@@ -162,13 +185,55 @@ async function goneRedirect(resolved: Exclude<Resolved, EditorContext>) {
 
 function startingValues({ draft, gallery }: Pick<EditorContext, "draft" | "gallery">): GalleryValues {
   if (draft) return draft.values;
-  if (gallery) return { title: gallery.title, description: gallery.description, date: gallery.date };
+  if (gallery) {
+    const { title, description, date, publishAt } = gallery;
+    return { title, description, date, publishAt: publishAt ? instantToWallTime(publishAt) : "" };
+  }
   return emptyValues();
+}
+
+/**
+ * Album details kept after the session ended (?zachowane=): put into the
+ * editor's draft (started now if there was none), and the page opened on
+ * that draft with the message. The kept form goes: the draft holds it now.
+ */
+async function restoreKeptDetails(request: Request, ctx: EditorContext): Promise<Response | null> {
+  const kept = await getKeptForm({
+    id: new URL(request.url).searchParams.get(KEPT_PARAM),
+    user: ctx.user,
+    form: "album-details",
+  });
+  if (!kept) return null;
+  const fields = new URLSearchParams(kept.fields);
+  const typed = typedValues(fields);
+  let draftId = ctx.draft?.id ?? null;
+  if (!draftId) {
+    draftId = await createDraft({
+      userId: ctx.user.id,
+      galleryId: ctx.gallery?.id ?? null,
+      values: { ...startingValues(ctx), ...typed },
+      baseVersion: versionField(fields),
+    });
+    if (!draftId) return redirect(UNKNOWN_GALLERY_REDIRECT);
+  }
+  if (!(await updateDraft({ draftId, values: typed, feedback: null }))) return null;
+  const alts = typedAlts(fields);
+  if (alts.size) await setDraftAlts({ draftId, alts });
+  await dropKeptForm({ id: kept.id, user: ctx.user });
+  return redirectWithFlash(`${ctx.pageUrl}?szkic=${draftId}`, keptFormMessage(false));
+}
+
+/** The album version a form began from (its hidden field), or null. */
+function versionField(fields: URLSearchParams): number | null {
+  const v = fields.get("version");
+  return v && /^\d{1,9}$/.test(v) ? Number(v) : null;
 }
 
 export async function editorLoader(request: Request, user: SessionUser, target: EditorTarget) {
   const ctx = await resolve(user, target, new URL(request.url).searchParams.get("szkic"));
   if ("gone" in ctx) throw await goneRedirect(ctx);
+  const restored = await restoreKeptDetails(request, ctx);
+  if (restored) throw restored;
   const { flash, headers } = await readFlash(request);
   const images = ctx.draft?.images ?? ctx.gallery?.images ?? [];
   return data(
@@ -180,9 +245,14 @@ export async function editorLoader(request: Request, user: SessionUser, target: 
       pageUrl: ctx.pageUrl,
       backTo: ctx.gallery ? pastorGalleryPath(ctx.gallery.title) : PASTOR_GALLERIES_PATH,
       draftId: ctx.draft?.id ?? null,
+      // The version the edit began from, sent back with the save (with a draft, the draft remembers it).
+      version: ctx.draft?.baseVersion ?? ctx.gallery?.version ?? null,
+      albumId: ctx.gallery?.id ?? null,
       values: startingValues(ctx),
       images: images.map(toClient),
       feedback: ctx.draft?.feedback ?? null,
+      // The saved album's state (null while adding one).
+      publication: ctx.gallery ? publicationOf(ctx.gallery.publishAt) : null,
       flash,
       maxFiles: MAX_FILES_PER_POST,
     },
@@ -202,6 +272,8 @@ const hasProblem = (f: DraftFeedback) => Boolean(f.error || f.fieldErrors);
 export async function editorAction(request: Request, user: SessionUser, target: EditorTarget) {
   const form = await readForm(request, { maxFiles: MAX_FILES_PER_POST });
   try {
+    const albumId = Number(form.fields.get("albumId"));
+    if (target.kind === "edit" && Number.isSafeInteger(albumId) && albumId > 0) target = { ...target, id: albumId };
     const ctx = await resolve(user, target, new URL(request.url).searchParams.get("szkic"));
     if ("gone" in ctx) return goneRedirect(ctx);
     const { gallery, pageUrl } = ctx;
@@ -215,8 +287,16 @@ export async function editorAction(request: Request, user: SessionUser, target: 
     else if (!intent) feedback.error = "Nieznane polecenie formularza.";
 
     const folder = ctx.draft?.folder ?? newDraftFolder();
-    const startDraft = () => createDraft({ userId: user.id, galleryId: gallery?.id ?? null, values, folder });
+    const startDraft = () =>
+      createDraft({
+        userId: user.id,
+        galleryId: gallery?.id ?? null,
+        values,
+        folder,
+        baseVersion: versionField(form.fields),
+      });
     let refused = false;
+    let newBase: number | undefined;
     if (form.ok && intent && form.files.length) {
       const batch = await addPhotos({ draftId, folder, startDraft, photos: form.files });
       if (batch.gone) return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
@@ -266,8 +346,34 @@ export async function editorAction(request: Request, user: SessionUser, target: 
           feedback.error = GALLERY_MESSAGES.titleTaken;
           break;
         }
-        const saved = await saveGallery({ userId: user.id, draftId, galleryId: gallery?.id ?? null, values });
-        if (saved.ok) return redirectWithFlash(pastorGalleryPath(saved.title), "Zapisano galerię.");
+        const saved = await saveGallery({
+          userId: user.id,
+          draftId,
+          galleryId: gallery?.id ?? null,
+          values,
+          baseVersion: ctx.draft?.baseVersion ?? versionField(form.fields),
+          actor: user,
+          intent: intent.draft ? "draft" : "publish",
+        });
+        if (saved.ok && saved.publication.state === "draft") {
+          // Seen only in the preview until it is published.
+          return redirectWithFlash(galleryPreviewPath(saved.title), "Zapisano szkic galerii.");
+        }
+        if (saved.ok) {
+          const flash =
+            saved.publication.state === "scheduled" ? "Zaplanowano publikację galerii." : "Zapisano galerię.";
+          return redirectWithFlash(pastorGalleryPath(saved.title), flash);
+        }
+        if (saved.conflict) {
+          // Nothing saved; the next save (the pastor's choice) goes over the version now shown.
+          feedback.error = saved.error;
+          feedback.conflict = saved.conflict;
+          newBase = saved.conflict.version;
+          // Kept in a draft, so the page comes back under the album's current address (another window may have renamed it).
+          draftId ??= await startDraft();
+          if (!draftId) return redirectWithFlash(PASTOR_GALLERIES_PATH, GALLERY_MESSAGES.galleryGone);
+          break;
+        }
         if (saved.gone === "gallery") return redirectWithFlash(PASTOR_GALLERIES_PATH, GALLERY_MESSAGES.galleryGone);
         if (saved.gone === "draft") return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
         feedback.error = saved.error;
@@ -278,12 +384,12 @@ export async function editorAction(request: Request, user: SessionUser, target: 
 
     const shown = Object.keys(feedback).some((k) => feedback[k as keyof DraftFeedback] !== undefined);
     if (draftId) {
-      if (!(await updateDraft({ draftId, values: typed, feedback: shown ? feedback : null }))) {
+      if (!(await updateDraft({ draftId, values: typed, feedback: shown ? feedback : null, baseVersion: newBase }))) {
         return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
       }
       return redirect(`${pageUrl}?szkic=${draftId}`);
     }
-    const status = !form.ok ? form.status : hasProblem(feedback) || refused ? 400 : 200;
+    const status = !form.ok ? form.status : feedback.conflict ? 409 : hasProblem(feedback) || refused ? 400 : 200;
     return data({ values, feedback: shown ? feedback : null }, { status });
   } finally {
     if (form.ok) await form.cleanup();
@@ -324,7 +430,14 @@ export async function photosAction(request: Request, user: SessionUser) {
     const typed = typedValues(form.fields);
     const values = { ...startingValues(ctx), ...typed };
     const folder = ctx.draft?.folder ?? newDraftFolder();
-    const startDraft = () => createDraft({ userId: user.id, galleryId: ctx.gallery?.id ?? null, values, folder });
+    const startDraft = () =>
+      createDraft({
+        userId: user.id,
+        galleryId: ctx.gallery?.id ?? null,
+        values,
+        folder,
+        baseVersion: versionField(form.fields),
+      });
     let draftId = ctx.draft?.id ?? null;
 
     switch (form.fields.get("intent")) {

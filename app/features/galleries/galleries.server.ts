@@ -1,4 +1,7 @@
-import { asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Publication } from "~/features/publishing/publication";
+import { galleryIsPublic, publicationOf } from "~/features/publishing/publication.server";
+import { clock } from "~/services/clock.server";
 import {
   articles,
   galleries,
@@ -21,6 +24,10 @@ import { ALT_MAX } from "~/features/galleries/constants";
 import { isExternalImage, variantKey, variantWidths } from "~/lib/image-variants";
 import { logger } from "~/services/logger.server";
 import { type Storage, storage } from "~/services/storage.server";
+import { type Actor, recordActivity } from "~/features/activity/activity.server";
+
+/** Albums not in the bin: every page but the bin shows only these. */
+export const liveGallery = isNull(galleries.deletedAt);
 
 export interface GalleryCard {
   title: string;
@@ -36,6 +43,7 @@ export interface GalleryDetail {
   images: (ImageView & { name: string; alt: string })[];
   /** The cover (first photo) for link previews on social sites. */
   cover: ShareImage | null;
+  publication: Publication;
 }
 
 /** Albums newest first with their first image as cover, in one query. */
@@ -58,6 +66,7 @@ export async function listGalleryCards(): Promise<GalleryCard[]> {
         cover,
       })
       .from(galleries)
+      .where(and(liveGallery, galleryIsPublic()))
       .orderBy(desc(galleries.date), desc(galleries.id)),
   );
   return rows.map((r) => ({
@@ -68,8 +77,16 @@ export async function listGalleryCards(): Promise<GalleryCard[]> {
   }));
 }
 
-/** One album with its images in order, in one query; null when no album has this title. */
-export async function getGalleryByTitle(title: string): Promise<GalleryDetail | null> {
+/**
+ * One album with its images in order, in one query; null when no album has
+ * this title, or (unless `withUnpublished`: the pastor's pages) when
+ * visitors may not see it yet.
+ */
+export async function getGalleryByTitle(
+  title: string,
+  { withUnpublished = false }: { withUnpublished?: boolean } = {},
+): Promise<GalleryDetail | null> {
+  const now = clock.now();
   const rows = await withDb((db) =>
     db
       .select({
@@ -81,14 +98,15 @@ export async function getGalleryByTitle(title: string): Promise<GalleryDetail | 
         imageKey: galleryImages.imageKey,
         width: galleryImages.width,
         height: galleryImages.height,
+        publishAt: galleries.publishAt,
       })
       .from(galleries)
       .leftJoin(galleryImages, eq(galleryImages.galleryId, galleries.id))
-      .where(eq(galleries.title, title))
+      .where(and(eq(galleries.title, title), liveGallery, withUnpublished ? undefined : galleryIsPublic(now)))
       .orderBy(asc(galleryImages.position), asc(galleryImages.id)),
   );
   if (rows.length === 0) return null;
-  const { title: t, description, date } = rows[0];
+  const { title: t, description, date, publishAt } = rows[0];
   const first = rows.find((r) => r.imageKey && r.width && r.height);
   return {
     title: t,
@@ -106,6 +124,7 @@ export async function getGalleryByTitle(title: string): Promise<GalleryDetail | 
         : [],
     ),
     cover: first ? shareImage({ key: first.imageKey!, width: first.width!, height: first.height! }) : null,
+    publication: publicationOf(publishAt, now),
   };
 }
 
@@ -202,29 +221,46 @@ export async function deleteImageFiles(images: StoredImage[], store: Storage = s
   }
 }
 
-/** Albums for the pastor's list, newest first. */
-export async function listGalleriesForPastor(): Promise<{ title: string; date: string }[]> {
-  return withDb((db) =>
+/** Albums for the pastor's list, newest first, drafts and scheduled ones too. */
+export async function listGalleriesForPastor(): Promise<{ title: string; date: string; publication: Publication }[]> {
+  const now = clock.now();
+  const rows = await withDb((db) =>
     db
-      .select({ title: galleries.title, date: galleries.date })
+      .select({ title: galleries.title, date: galleries.date, publishAt: galleries.publishAt })
       .from(galleries)
+      .where(liveGallery)
       .orderBy(desc(galleries.date), desc(galleries.id)),
   );
+  return rows.map((r) => ({ title: r.title, date: r.date, publication: publicationOf(r.publishAt, now) }));
 }
 
 /** An album with its images in order, as the editor starts from it. */
-export async function getGalleryForEditor(title: string): Promise<{
+export async function getGalleryForEditor(titleOrId: string | { id: number }): Promise<{
   id: number;
   title: string;
   description: string;
   date: string;
+  version: number;
+  publishAt: Date | null;
   images: EditorImage[];
 } | null> {
   return withDb(async (db) => {
     const [gallery] = await db
-      .select({ id: galleries.id, title: galleries.title, description: galleries.description, date: galleries.date })
+      .select({
+        id: galleries.id,
+        title: galleries.title,
+        description: galleries.description,
+        date: galleries.date,
+        version: galleries.version,
+        publishAt: galleries.publishAt,
+      })
       .from(galleries)
-      .where(eq(galleries.title, title));
+      .where(
+        and(
+          typeof titleOrId === "string" ? eq(galleries.title, titleOrId) : eq(galleries.id, titleOrId.id),
+          liveGallery,
+        ),
+      );
     if (!gallery) return null;
     const images = await db
       .select({
@@ -248,20 +284,25 @@ export function thumbnailUrl(image: StoredImage, store: Storage = storage()): st
 }
 
 /**
- * Deletes an album (its drafts go with it) and then, after the commit, the
- * files that nothing names any more. False when no album has this title.
+ * Deletes an album: it moves to the bin (gone from every page at once) with
+ * its photos kept stored; the bin purges it later. Unsaved edits of it end,
+ * and the photos only they had are removed after the commit. False when no
+ * album (outside the bin) has this title.
  */
-export async function deleteGallery({ title }: { title: string }, store: Storage = storage()): Promise<boolean> {
+export async function deleteGallery(
+  { title }: { title: string },
+  store: Storage = storage(),
+  { actor = null }: { actor?: Actor } = {},
+): Promise<boolean> {
   const removed = await withDb((db) =>
     db.transaction(async (tx) => {
       await lockGalleryFiles(tx);
-      const [gallery] = await tx.select({ id: galleries.id }).from(galleries).where(eq(galleries.title, title));
+      const [gallery] = await tx
+        .update(galleries)
+        .set({ deletedAt: clock.now(), deletedBy: actor?.email ?? null })
+        .where(and(eq(galleries.title, title), liveGallery))
+        .returning({ id: galleries.id, title: galleries.title });
       if (!gallery) return null;
-      const own = await tx
-        .select({ key: galleryImages.imageKey, width: galleryImages.width, height: galleryImages.height })
-        .from(galleryImages)
-        .where(eq(galleryImages.galleryId, gallery.id));
-      // Photos uploaded to an unsaved edit of this album go too.
       const drafted = await tx
         .select({
           key: galleryDraftImages.imageKey,
@@ -271,8 +312,14 @@ export async function deleteGallery({ title }: { title: string }, store: Storage
         .from(galleryDraftImages)
         .innerJoin(galleryDrafts, eq(galleryDrafts.id, galleryDraftImages.draftId))
         .where(eq(galleryDrafts.galleryId, gallery.id));
-      await tx.delete(galleries).where(eq(galleries.id, gallery.id));
-      return unreferencedImages(tx, [...own, ...drafted]);
+      await tx.delete(galleryDrafts).where(eq(galleryDrafts.galleryId, gallery.id));
+      await recordActivity(tx, {
+        actor,
+        action: "binned",
+        subject: { kind: "gallery", id: gallery.id, title: gallery.title },
+      });
+      // The album's own photos are still named by its rows: only draft uploads can go.
+      return unreferencedImages(tx, drafted);
     }),
   );
   if (!removed) return false;

@@ -1,5 +1,5 @@
 // RSS 2.0 of the news.
-import { desc, sql } from "drizzle-orm";
+import { and, desc, isNull, sql } from "drizzle-orm";
 import { articles } from "~/services/schema";
 import { withDb } from "~/services/db.server";
 import { shareImage } from "~/services/images.server";
@@ -8,6 +8,7 @@ import { RSS_TITLE, SITE_DESCRIPTION, absoluteUrl, publishedAt } from "~/feature
 import { element, rfc822, xmlText } from "~/features/seo/xml.server";
 import { EXCERPT_LENGTH, excerpt } from "~/features/articles/articles.server";
 import { NEWS_PATH, RSS_PATH, articlePath } from "~/lib/paths";
+import { articleIsPublic } from "~/features/publishing/publication.server";
 
 /** Items in the news feed. */
 export const RSS_LIMIT = 50;
@@ -30,6 +31,7 @@ export async function rssFeed(origin: string, store: Storage = storage()): Promi
         imageHeight: articles.imageHeight,
       })
       .from(articles)
+      .where(and(isNull(articles.deletedAt), articleIsPublic()))
       .orderBy(desc(articles.date), desc(articles.id))
       .limit(RSS_LIMIT),
   );

@@ -1,5 +1,5 @@
-import { isNotNull } from "drizzle-orm";
-import { articles, galleryImages, historyPhotos } from "~/services/schema";
+import { eq, isNotNull } from "drizzle-orm";
+import { articles, galleryImages, historyPhotos, imageBackfills } from "~/services/schema";
 import { type Db, withDb } from "~/services/db.server";
 import { type StoredImage, ensureShareImage } from "~/services/images.server";
 import { logger } from "~/services/logger.server";
@@ -30,12 +30,24 @@ export async function publishedImages(db?: Reader): Promise<StoredImage[]> {
   return [...new Map(all.map((i) => [i.key, i])).values()];
 }
 
+/** The row in image_backfills that marks every older photo as having its sharing JPEG. */
+export const SHARE_IMAGE_BACKFILL = "share-jpeg-1200";
+
 /**
- * Gives every image stored before sharing JPEGs existed its own. Idempotent:
- * images that have one are skipped (one existence check each), so it runs at
- * every start; a failure on one image is logged and the rest go on.
+ * Gives every image stored before sharing JPEGs existed its own, in the
+ * background after start. New photos get theirs at upload, so once a run
+ * ends without a failure a row in image_backfills says so and later starts
+ * skip the existence check per photo. A failure on one image is logged, the
+ * rest go on, and the next start tries again. Two instances starting at once
+ * may both run it; it is idempotent, so that costs only time.
  */
-export async function backfillShareImages(store: Storage = storage()): Promise<{ made: number; failed: number }> {
+export async function backfillShareImages(
+  store: Storage = storage(),
+): Promise<{ skipped: boolean; made: number; failed: number }> {
+  const done = await withDb((db) =>
+    db.select({ name: imageBackfills.name }).from(imageBackfills).where(eq(imageBackfills.name, SHARE_IMAGE_BACKFILL)),
+  );
+  if (done.length > 0) return { skipped: true, made: 0, failed: 0 };
   let made = 0;
   let failed = 0;
   for (const image of await publishedImages()) {
@@ -47,5 +59,10 @@ export async function backfillShareImages(store: Storage = storage()): Promise<{
     }
   }
   if (made || failed) logger.info({ made, failed }, "sharing images made for older photos");
-  return { made, failed };
+  if (failed === 0) {
+    await withDb((db) =>
+      db.insert(imageBackfills).values({ name: SHARE_IMAGE_BACKFILL, doneAt: new Date() }).onConflictDoNothing(),
+    );
+  }
+  return { skipped: false, made, failed };
 }

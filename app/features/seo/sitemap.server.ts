@@ -1,11 +1,12 @@
 // The sitemap: every public page, article and album.
-import { desc } from "drizzle-orm";
+import { and, desc, isNull } from "drizzle-orm";
 import { church } from "~/content/church";
 import { articles, galleries } from "~/services/schema";
 import { withDb } from "~/services/db.server";
 import { absoluteUrl, publishedAt } from "~/features/seo/seo";
 import { articleUrl } from "~/features/seo/feed.server";
 import { element } from "~/features/seo/xml.server";
+import { articleIsPublic, galleryIsPublic } from "~/features/publishing/publication.server";
 import {
   ABOUT_PATH,
   CALENDAR_PATH,
@@ -52,10 +53,12 @@ export async function sitemap(origin: string): Promise<string> {
       db
         .select({ id: articles.id, date: articles.date, createdAt: articles.createdAt })
         .from(articles)
+        .where(and(isNull(articles.deletedAt), articleIsPublic()))
         .orderBy(desc(articles.date), desc(articles.id)),
       db
         .select({ title: galleries.title, date: galleries.date, createdAt: galleries.createdAt })
         .from(galleries)
+        .where(and(isNull(galleries.deletedAt), galleryIsPublic()))
         .orderBy(desc(galleries.date), desc(galleries.id)),
     ]),
   );

@@ -12,7 +12,9 @@ import { ImageList } from "~/features/galleries/editor/image-list";
 import { Report, type UploadItem, UploadList } from "~/features/galleries/editor/upload-list";
 import { useHydrated } from "~/features/galleries/editor/use-hydrated";
 import { postWithProgress } from "~/components/upload-progress";
-import { GALLERY_PHOTOS_PATH } from "~/lib/paths";
+import { ConflictNote } from "~/components/conflict-note";
+import { GALLERY_PHOTOS_PATH, editGalleryPath } from "~/lib/paths";
+import { PublicationBadge, PublishAtField, SaveDraftButton } from "~/features/publishing/publish-controls";
 
 // One file per request; a few at once keep the network and the server busy.
 const PARALLEL_UPLOADS = 2;
@@ -71,7 +73,7 @@ export function GalleryEditor() {
       if (draftRef.current) body.append("szkic", draftRef.current);
       if (data.mode === "edit" && data.albumTitle !== null) body.append("galeria", data.albumTitle);
       const form = formRef.current;
-      for (const name of ["title", "description", "date"]) {
+      for (const name of ["title", "description", "date", "version", "publishAt"]) {
         const field = form?.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null;
         if (field) body.append(name, field.value);
       }
@@ -231,7 +233,26 @@ export function GalleryEditor() {
       <FlashMessage message={data.flash} />
       <Form method="post" action={formAction} encType="multipart/form-data" className="form gallery-form" ref={formRef}>
         <CsrfInput />
+        {data.mode === "edit" ? (
+          <>
+            <input type="hidden" name="version" value={feedback?.conflict?.version ?? data.version ?? ""} />
+            <input type="hidden" name="albumId" value={data.albumId ?? ""} />
+          </>
+        ) : null}
         <FormError message={feedback?.error} />
+        {feedback?.conflict ? (
+          <ConflictNote
+            changed={feedback.conflict.changed}
+            sameNote="Obecna wersja ma te same dane i zdjęcia co Twoja."
+            yoursNote="Twoje zmiany są poniżej. Naciśnij „zapisz moją wersję”, aby zapisać je zamiast obecnej wersji, albo"
+            currentHref={editGalleryPath(feedback.conflict.current.title)}
+            current={[
+              { label: "Tytuł", value: feedback.conflict.current.title },
+              { label: "Opis", value: feedback.conflict.current.description, long: true },
+              { label: "Data", value: feedback.conflict.current.date },
+            ]}
+          />
+        ) : null}
         <Field
           id="title"
           name="title"
@@ -293,9 +314,18 @@ export function GalleryEditor() {
 
         <ImageList items={items} sortable={hydrated} busy={busy} onDragEnd={onDragEnd} />
 
-        <button type="submit" name="intent" value="save" disabled={busy}>
-          zapisz
-        </button>
+        <PublishAtField id="publish-at" defaultValue={values.publishAt} error={fieldErrors?.publishAt} />
+        {data.publication ? (
+          <p>
+            Stan: <PublicationBadge publication={data.publication} />
+          </p>
+        ) : null}
+        <div className="form-buttons">
+          <button type="submit" name="intent" value="save" disabled={busy}>
+            {feedback?.conflict ? "zapisz moją wersję" : "zapisz"}
+          </button>
+          <SaveDraftButton disabled={busy} />
+        </div>
       </Form>
     </section>
   );

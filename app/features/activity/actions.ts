@@ -1,0 +1,58 @@
+// What the history of changes records, and how its page words it. Client-safe:
+// the page renders these labels, the server stores the action names.
+
+/** Every kind of entry. Stored as text: new ones need no migration. */
+export const ACTIVITY_ACTIONS = [
+  "created",
+  "edited",
+  "published",
+  "scheduled",
+  "binned",
+  "restored",
+  "purged",
+  "signed_in",
+  "sign_in_refused",
+] as const;
+
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+
+export type ActivitySubject = "article" | "gallery";
+
+/** One entry as the history page receives it. */
+export interface ActivityEntry {
+  id: number;
+  /** ISO time. */
+  at: string;
+  /** The e-mail; empty for the site itself. */
+  actor: string;
+  action: ActivityAction;
+  subjectKind: ActivitySubject | null;
+  subjectTitle: string;
+  address: string | null;
+}
+
+// Impersonal verbs ('dodano', not 'dodał'): the actor stands in a column of its own.
+const VERBS: Record<ActivityAction, string> = {
+  created: "dodano",
+  edited: "zmieniono",
+  published: "opublikowano",
+  scheduled: "zaplanowano publikację:",
+  binned: "przeniesiono do kosza",
+  restored: "przywrócono z kosza",
+  purged: "usunięto na zawsze",
+  signed_in: "zalogowano się",
+  sign_in_refused: "odmowa logowania: zbyt wiele nieudanych prób",
+};
+
+const NOUNS: Record<ActivitySubject, string> = { article: "artykuł", gallery: "galerię" };
+
+/** 'dodano artykuł „Dzień dziecka”', 'zalogowano się (adres 192.0.2.1)'. */
+export function activityLabel(entry: Pick<ActivityEntry, "action" | "subjectKind" | "subjectTitle" | "address">) {
+  const parts = [VERBS[entry.action] ?? entry.action];
+  if (entry.subjectKind) parts.push(`${NOUNS[entry.subjectKind]} „${entry.subjectTitle}”`);
+  if (entry.address) parts.push(`(adres ${entry.address})`);
+  return parts.join(" ");
+}
+
+/** Who, as the page shows it: the e-mail, or the site for what it did by itself. */
+export const actorLabel = (actor: string) => actor || "strona (automatycznie)";

@@ -1,0 +1,257 @@
+// The bin ('kosz'): deleted articles and albums wait here for 30 days, with
+// their photos still stored, and can be restored exactly as they were. Purged
+// for good after that (at start and on the pastor's next visit), or at once by
+// 'usuń na zawsze'.
+import { and, desc, eq, isNotNull, isNull, lt } from "drizzle-orm";
+import { articles, galleries, galleryImages } from "~/services/schema";
+import { clock } from "~/services/clock.server";
+import { contentChanged } from "~/services/content-version.server";
+import { isUniqueViolation, withDb } from "~/services/db.server";
+import type { StoredImage } from "~/services/images.server";
+import { logger } from "~/services/logger.server";
+import { type Storage, storage } from "~/services/storage.server";
+import { type Actor, pruneActivity, recordActivity } from "~/features/activity/activity.server";
+import { checkGalleryValues, normalizeTitle } from "~/features/galleries/album-values";
+import { deleteImageFiles, lockGalleryFiles, unreferencedImages } from "~/features/galleries/galleries.server";
+import { BIN_KEEP_DAYS, type BinKind } from "~/features/bin/bin";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const BIN_KEEP_MS = BIN_KEEP_DAYS * DAY_MS;
+
+export interface BinItem {
+  kind: BinKind;
+  /** The article's id, or the album's id as text. */
+  id: string;
+  title: string;
+  /** ISO time of the deletion. */
+  deletedAt: string;
+  deletedBy: string | null;
+  /** Whole days until the purge; 0 means at the next visit. */
+  daysLeft: number;
+}
+
+const daysLeft = (deletedAt: Date, now: Date) =>
+  Math.max(0, Math.ceil((deletedAt.getTime() + BIN_KEEP_MS - now.getTime()) / DAY_MS));
+
+/** Everything in the bin, the latest deletion first. */
+export async function listBin({ now = clock.now() }: { now?: Date } = {}): Promise<BinItem[]> {
+  const [a, g] = await withDb((db) =>
+    Promise.all([
+      db
+        .select({ id: articles.id, title: articles.header, deletedAt: articles.deletedAt, by: articles.deletedBy })
+        .from(articles)
+        .where(isNotNull(articles.deletedAt))
+        .orderBy(desc(articles.deletedAt)),
+      db
+        .select({ id: galleries.id, title: galleries.title, deletedAt: galleries.deletedAt, by: galleries.deletedBy })
+        .from(galleries)
+        .where(isNotNull(galleries.deletedAt))
+        .orderBy(desc(galleries.deletedAt)),
+    ]),
+  );
+  const items = [
+    ...a.map((r) => ({ kind: "article" as const, ...r, id: r.id })),
+    ...g.map((r) => ({ kind: "gallery" as const, ...r, id: String(r.id) })),
+  ];
+  return items
+    .sort((x, y) => y.deletedAt!.getTime() - x.deletedAt!.getTime())
+    .map((r) => ({
+      kind: r.kind,
+      id: r.id,
+      title: r.title,
+      deletedAt: r.deletedAt!.toISOString(),
+      deletedBy: r.by,
+      daysLeft: daysLeft(r.deletedAt!, now),
+    }));
+}
+
+export type RestoreResult =
+  | { ok: true; title: string }
+  | { ok: false; reason: "gone" }
+  /** An album outside the bin has the title: another is needed. `error` when the one given is not a valid title. */
+  | { ok: false; reason: "titleTaken"; title: string; error?: string };
+
+const galleryId = (id: string) => (/^[1-9][0-9]{0,9}$/.test(id) && Number(id) < 2 ** 31 ? Number(id) : null);
+
+/** Takes an article out of the bin: same id, same address, as it was. */
+export async function restoreArticle({ id, actor = null }: { id: string; actor?: Actor }): Promise<RestoreResult> {
+  const row = await withDb((db) =>
+    db.transaction(async (tx) => {
+      const [restored] = await tx
+        .update(articles)
+        .set({ deletedAt: null, deletedBy: null })
+        .where(and(eq(articles.id, id), isNotNull(articles.deletedAt)))
+        .returning({ header: articles.header });
+      if (restored) {
+        await recordActivity(tx, {
+          actor,
+          action: "restored",
+          subject: { kind: "article", id, title: restored.header },
+        });
+      }
+      return restored;
+    }),
+  );
+  if (!row) return { ok: false, reason: "gone" };
+  await contentChanged();
+  return { ok: true, title: row.header };
+}
+
+class TitleTaken extends Error {}
+
+/**
+ * Takes an album out of the bin under its own title, or under `newTitle`
+ * when given. Refused (titleTaken) while an album outside the bin has the
+ * title it would take.
+ */
+export async function restoreGallery({
+  id,
+  newTitle,
+  actor = null,
+}: {
+  id: string;
+  newTitle?: string | null;
+  actor?: Actor;
+}): Promise<RestoreResult> {
+  const gid = galleryId(id);
+  if (gid === null) return { ok: false, reason: "gone" };
+  let attempted = "";
+  try {
+    const restored = await withDb((db) =>
+      db.transaction(async (tx) => {
+        const [binned] = await tx
+          .select({ title: galleries.title })
+          .from(galleries)
+          .where(and(eq(galleries.id, gid), isNotNull(galleries.deletedAt)))
+          .for("update");
+        if (!binned) return null;
+        const title = newTitle == null ? binned.title : normalizeTitle(newTitle);
+        attempted = title;
+        if (newTitle != null) {
+          const invalid = checkGalleryValues({ title, description: "", date: "2000-01-01" }).fieldErrors?.title;
+          if (invalid) return { invalid };
+        }
+        const [clash] = await tx
+          .select({ id: galleries.id })
+          .from(galleries)
+          .where(and(eq(galleries.title, title), isNull(galleries.deletedAt)))
+          .limit(1);
+        if (clash) throw new TitleTaken();
+        await tx.update(galleries).set({ title, deletedAt: null, deletedBy: null }).where(eq(galleries.id, gid));
+        await recordActivity(tx, { actor, action: "restored", subject: { kind: "gallery", id: gid, title } });
+        return { title };
+      }),
+    );
+    if (!restored) return { ok: false, reason: "gone" };
+    if ("invalid" in restored) return { ok: false, reason: "titleTaken", title: attempted, error: restored.invalid };
+    await contentChanged();
+    return { ok: true, title: restored.title };
+  } catch (error) {
+    // Two restores (or a save) racing for one title meet at the unique index.
+    if (error instanceof TitleTaken || isUniqueViolation(error, "galleries_title_key")) {
+      return { ok: false, reason: "titleTaken", title: attempted };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Deletes an item in the bin for good: its row, then the files no other row
+ * names. `actor` null means the site purged it after 30 days. False when
+ * the bin does not hold it.
+ */
+export async function purgeItem(
+  { kind, id, actor = null }: { kind: BinKind; id: string; actor?: Actor },
+  store: Storage = storage(),
+): Promise<boolean> {
+  const gid = kind === "gallery" ? galleryId(id) : null;
+  if (kind === "gallery" && gid === null) return false;
+  const removed = await withDb((db) =>
+    db.transaction(async (tx) => {
+      await lockGalleryFiles(tx);
+      let title: string;
+      let images: StoredImage[];
+      if (kind === "article") {
+        const [row] = await tx
+          .delete(articles)
+          .where(and(eq(articles.id, id), isNotNull(articles.deletedAt)))
+          .returning({
+            header: articles.header,
+            key: articles.imageKey,
+            width: articles.imageWidth,
+            height: articles.imageHeight,
+          });
+        if (!row) return null;
+        title = row.header;
+        images = row.key ? [{ key: row.key, width: row.width ?? 0, height: row.height ?? 0 }] : [];
+      } else {
+        const own = await tx
+          .select({ key: galleryImages.imageKey, width: galleryImages.width, height: galleryImages.height })
+          .from(galleryImages)
+          .innerJoin(galleries, eq(galleries.id, galleryImages.galleryId))
+          .where(and(eq(galleryImages.galleryId, gid!), isNotNull(galleries.deletedAt)));
+        const [row] = await tx
+          .delete(galleries)
+          .where(and(eq(galleries.id, gid!), isNotNull(galleries.deletedAt)))
+          .returning({ title: galleries.title });
+        if (!row) return null;
+        title = row.title;
+        images = own;
+      }
+      await recordActivity(tx, { actor, action: "purged", subject: { kind, id, title } });
+      return unreferencedImages(tx, images);
+    }),
+  );
+  if (!removed) return false;
+  await deleteImageFiles(removed, store);
+  return true;
+}
+
+/**
+ * Purges what has been in the bin for 30 days, and prunes history entries
+ * older than a year. Returns how many bin items went.
+ */
+export async function purgeExpired(
+  { now = clock.now() }: { now?: Date } = {},
+  store: Storage = storage(),
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - BIN_KEEP_MS);
+  const [a, g] = await withDb((db) =>
+    Promise.all([
+      db
+        .select({ id: articles.id })
+        .from(articles)
+        .where(and(isNotNull(articles.deletedAt), lt(articles.deletedAt, cutoff))),
+      db
+        .select({ id: galleries.id })
+        .from(galleries)
+        .where(and(isNotNull(galleries.deletedAt), lt(galleries.deletedAt, cutoff))),
+    ]),
+  );
+  let purged = 0;
+  for (const r of a) if (await purgeItem({ kind: "article", id: r.id }, store)) purged++;
+  for (const r of g) if (await purgeItem({ kind: "gallery", id: String(r.id) }, store)) purged++;
+  await pruneActivity({ now });
+  if (purged) logger.info({ purged }, "items older than 30 days purged from the bin");
+  return purged;
+}
+
+// Visits to the pastor area purge at most this often per instance.
+const VISIT_PURGE_INTERVAL_MS = 10 * 60 * 1000;
+const visits = globalThis as typeof globalThis & { __binPurgedAt?: number };
+
+/**
+ * Called by pastor-area loaders: purges the bin unless this instance did so
+ * in the last minutes. A failure is logged; the page is shown anyway.
+ */
+export async function purgeOnVisit(): Promise<void> {
+  const now = clock.now();
+  const last = visits.__binPurgedAt;
+  if (last !== undefined && now.getTime() - last < VISIT_PURGE_INTERVAL_MS && now.getTime() >= last) return;
+  visits.__binPurgedAt = now.getTime();
+  try {
+    await purgeExpired({ now });
+  } catch (error) {
+    logger.error({ err: error }, "purging the bin failed");
+  }
+}

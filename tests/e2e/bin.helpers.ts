@@ -1,0 +1,52 @@
+// Shared by the bin and history specs: deleting from the pastor's lists as
+// the pastor does, the bin's rows, and emptying the bin of what tests made.
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+export const withJs = () => test.info().project.name === "js";
+
+/** One row of the bin. */
+export function binRow(page: Page, title: string) {
+  return page.locator(".bin-list > li").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+}
+
+/**
+ * Presses a delete button that asks first and says yes: the browser's dialog
+ * with JavaScript, the server's confirmation page without.
+ */
+export async function confirmDelete(page: Page, button: ReturnType<Page["getByRole"]>, yes = "tak, usuń") {
+  if (withJs()) {
+    page.once("dialog", (dialog) => void dialog.accept());
+    await button.click();
+  } else {
+    await button.click();
+    await expect(page.getByRole("alertdialog")).toBeVisible();
+    await page.getByRole("button", { name: yes, exact: true }).click();
+  }
+}
+
+/** Deletes for good every bin item whose title starts with `prefix`, straight through the bin's action. */
+export async function purgeTestItems(page: Page, prefix = "E2E ") {
+  await page.goto("/strefapastora/kosz");
+  if (!page.url().endsWith("/strefapastora/kosz")) return; // not signed in
+  const items = await page.locator(".bin-list > li").evaluateAll(
+    (rows, p) =>
+      rows
+        .filter((li) => li.querySelector("h2")?.textContent?.startsWith(p))
+        .map((li) => ({
+          kind: (li.querySelector('input[name="kind"]') as HTMLInputElement).value,
+          id: (li.querySelector('input[name="id"]') as HTMLInputElement).value,
+        })),
+    prefix,
+  );
+  if (!items.length) return;
+  const csrf = await page.locator('input[name="csrf"]').first().inputValue();
+  for (const item of items) {
+    const res = await page.request.post("/strefapastora/kosz", {
+      form: { csrf, intent: "purge", confirmed: "1", ...item },
+      headers: { Origin: new URL(page.url()).origin },
+      maxRedirects: 0,
+    });
+    expect(res.status(), `emptying the bin of ${item.kind} ${item.id}`).toBe(302);
+  }
+}

@@ -1,0 +1,150 @@
+// The pastor's second factor in the browser, with JavaScript on and off:
+// turned on from the panel with the key shown on the page (the code is
+// computed here from it, as an authenticator app would), then sign-in asks
+// for a code after the password; a recovery code works once. The shared
+// test account ends with the second factor off again, also when a step fails.
+import AxeBuilder from "@axe-core/playwright";
+import { generateTOTP } from "@epic-web/totp";
+import type { Browser, Page } from "@playwright/test";
+import { PASTOR, expect, flash, signIn, test } from "./fixtures";
+
+const PAGE = "/strefapastora/weryfikacja-dwuetapowa";
+
+const codeOf = async (secret: string) =>
+  (await generateTOTP({ secret, period: 30, digits: 6, algorithm: "SHA-1" })).otp;
+
+async function signOut(page: Page) {
+  await page.getByRole("button", { name: "wyloguj się" }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+async function password(page: Page) {
+  await page.goto("/strefapastora/logowanie");
+  await page.getByLabel("Login").fill(PASTOR.email);
+  await page.getByLabel("Hasło").fill(PASTOR.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page.getByLabel("Kod weryfikacyjny")).toBeVisible();
+}
+
+async function enterCode(page: Page, code: string) {
+  await page.getByLabel("Kod weryfikacyjny").fill(code);
+  await page.getByRole("button", { name: "Zaloguj", exact: true }).click();
+}
+
+const javaScript = () => test.info().project.use.javaScriptEnabled !== false;
+
+/** Serious accessibility problems of what is on screen (axe is a script: with JavaScript only; a11y.spec.ts covers the rest). */
+async function accessibilityProblems(page: Page) {
+  if (!javaScript()) return [];
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
+}
+
+// What the test learned, to turn the second factor off whatever happened.
+let recoveryLeft: string[] = [];
+
+async function turnOff(browser: Browser) {
+  const context = await browser.newContext({ javaScriptEnabled: javaScript() });
+  const page = await context.newPage();
+  try {
+    await page.goto("/strefapastora/logowanie");
+    await page.getByLabel("Login").fill(PASTOR.email);
+    await page.getByLabel("Hasło").fill(PASTOR.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    const code = page.getByLabel("Kod weryfikacyjny");
+    await expect(code.or(page.getByRole("button", { name: "wyloguj się" }))).toBeVisible();
+    if (await code.isVisible()) {
+      await enterCode(page, recoveryLeft.pop()!);
+      await expect(page).toHaveURL(/\/strefapastora$/);
+    }
+    await page.goto(PAGE);
+    const field = page.getByLabel("Kod z aplikacji lub hasło");
+    if (await field.isVisible()) {
+      await field.fill(PASTOR.password);
+      await page.getByRole("button", { name: "wyłącz weryfikację dwuetapową" }).click();
+      await expect(flash(page)).toHaveText("Wyłączono weryfikację dwuetapową.");
+    }
+  } finally {
+    await context.close();
+  }
+}
+
+test.afterEach(async ({ browser }) => {
+  await turnOff(browser);
+});
+
+test("turned on with an authenticator app, then asked for at every sign-in", async ({ page }) => {
+  // The next code may be up to 30 s away: a code is never taken twice.
+  test.setTimeout(120_000);
+  await signIn(page);
+  await expect(page.getByText("Zalecamy włączenie weryfikacji dwuetapowej")).toBeVisible();
+  await page.getByRole("link", { name: "Włącz weryfikację dwuetapową" }).click();
+  await expect(page).toHaveURL(new RegExp(`${PAGE}$`));
+  await expect(page.getByRole("heading", { level: 1, name: "Weryfikacja dwuetapowa" })).toBeVisible();
+  await expect(page.getByText("Weryfikacja dwuetapowa jest wyłączona")).toBeVisible();
+
+  await page.getByRole("button", { name: "włącz weryfikację dwuetapową" }).click();
+  await expect(page.getByRole("img", { name: /Kod QR/ })).toBeVisible();
+  const secret = (await page.locator("#totp-secret").innerText()).replace(/\s+/g, "");
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+
+  const right = await codeOf(secret);
+  const wrong = String((Number(right) + 500_000) % 1_000_000).padStart(6, "0");
+  await page.getByLabel("Kod z aplikacji", { exact: true }).fill(wrong);
+  await page.getByRole("button", { name: "potwierdź i włącz" }).click();
+  await expect(page.getByText("Nieprawidłowy kod. Spróbuj ponownie.")).toBeVisible();
+
+  const first = await codeOf(secret);
+  await page.getByLabel("Kod z aplikacji", { exact: true }).fill(first);
+  await page.getByRole("button", { name: "potwierdź i włącz" }).click();
+  await expect(page.getByText("Zapisz te kody w bezpiecznym miejscu. Każdy działa tylko raz.")).toBeVisible();
+  const recovery = await page.locator(".recovery-code-list code").allInnerTexts();
+  expect(recovery).toHaveLength(10);
+  recoveryLeft = [...recovery];
+  expect(await accessibilityProblems(page)).toEqual([]);
+  await expect(page.getByText("Weryfikacja dwuetapowa jest włączona")).toBeVisible();
+  // The panel no longer recommends it.
+  await page.goto("/strefapastora");
+  await expect(page.getByRole("link", { name: "weryfikacja dwuetapowa" })).toBeVisible();
+  await expect(page.getByText("Zalecamy włączenie weryfikacji dwuetapowej")).toHaveCount(0);
+  await signOut(page);
+
+  // The password alone no longer opens the panel.
+  await password(page);
+  await page.goto("/strefapastora");
+  await expect(page).toHaveURL(/\/strefapastora\/logowanie$/);
+  await expect(page.getByLabel("Kod weryfikacyjny")).toBeVisible();
+  await enterCode(page, wrong);
+  await expect(page.getByRole("alert")).toHaveText("Nieprawidłowy kod weryfikacyjny.");
+  expect(await accessibilityProblems(page)).toEqual([]);
+  // The code that turned it on is spent: wait for the app's next one.
+  await expect.poll(() => codeOf(secret), { timeout: 35_000, intervals: [1000] }).not.toBe(first);
+  await enterCode(page, await codeOf(secret));
+  await expect(page).toHaveURL(/\/strefapastora$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Strefa pastora" })).toBeVisible();
+  await signOut(page);
+
+  // A recovery code instead of the phone, once.
+  const spare = recoveryLeft.shift()!;
+  await password(page);
+  await enterCode(page, spare);
+  await expect(page).toHaveURL(/\/strefapastora$/);
+  await signOut(page);
+  await password(page);
+  await enterCode(page, spare);
+  await expect(page.getByRole("alert")).toHaveText("Nieprawidłowy kod weryfikacyjny.");
+  await enterCode(page, recoveryLeft.shift()!);
+  await expect(page).toHaveURL(/\/strefapastora$/);
+
+  // Off again with the password; the panel recommends it once more.
+  await page.goto(PAGE);
+  await page.getByLabel("Kod z aplikacji lub hasło").fill(PASTOR.password);
+  await page.getByRole("button", { name: "wyłącz weryfikację dwuetapową" }).click();
+  await expect(flash(page)).toHaveText("Wyłączono weryfikację dwuetapową.");
+  await expect(page.getByText("Weryfikacja dwuetapowa jest wyłączona")).toBeVisible();
+  await signOut(page);
+  await signIn(page);
+  await expect(page.getByText("Zalecamy włączenie weryfikacji dwuetapowej")).toBeVisible();
+});
