@@ -1,4 +1,5 @@
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
+import { clock } from "~/services/clock.server";
 import { db } from "~/services/db.server";
 
 let nextId = 1_700_000_000_000;
@@ -12,6 +13,8 @@ export async function insertArticle(values: Partial<typeof articles.$inferInsert
     imageKey: "aktualnosci/a.jpg",
     imageWidth: 1600,
     imageHeight: 1067,
+    // Published, by the clock the public queries compare with.
+    publishAt: clock.now(),
     ...values,
   };
   await (await db()).insert(articles).values(row);
@@ -25,7 +28,7 @@ export async function insertGallery(
   const d = await db();
   const [g] = await d
     .insert(galleries)
-    .values({ description: "", date: "2025-01-01", ...values })
+    .values({ description: "", date: "2025-01-01", publishAt: clock.now(), ...values })
     .returning({ id: galleries.id });
   if (images.length) {
     await d.insert(galleryImages).values(

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
+import { clock } from "~/services/clock.server";
 import { contentChanged } from "~/services/content-version.server";
 import type { Db } from "~/services/db.server";
 import { storeImage } from "~/services/images.server";
@@ -83,13 +84,14 @@ export async function seedDemoContent(db: Db) {
         imageKey: image.key,
         imageWidth: image.width,
         imageHeight: image.height,
+        publishAt: clock.now(),
       })
       .onConflictDoNothing();
   }
   for (const g of demoGalleries) {
     const [gallery] = await db
       .insert(galleries)
-      .values({ title: g.title, description: g.description, date: g.date })
+      .values({ title: g.title, description: g.description, date: g.date, publishAt: clock.now() })
       .onConflictDoNothing()
       .returning({ id: galleries.id });
     if (!gallery) continue; // an album with this title exists already

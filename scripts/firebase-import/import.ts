@@ -11,6 +11,7 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
+import { clock } from "~/services/clock.server";
 import { contentChanged } from "~/services/content-version.server";
 import { withDb } from "~/services/db.server";
 import { ImageRejected, type StoredImage, storeImageAt } from "~/services/images.server";
@@ -146,8 +147,9 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
           imageKey: image?.key ?? null,
           imageWidth: image?.width ?? null,
           imageHeight: image?.height ?? null,
-          // The id is the creation time on the old site.
+          // The id is the creation time on the old site, where it was public at once.
           ...(Number.isFinite(ms) ? { createdAt: new Date(ms) } : {}),
+          publishAt: Number.isFinite(ms) && ms <= clock.now().getTime() ? new Date(ms) : clock.now(),
         })
         .onConflictDoNothing()
         .returning({ id: articles.id }),
@@ -202,7 +204,7 @@ export async function importFirebase(data: FirebaseExport, options: ImportOption
         await lockGalleryFiles(tx);
         const [row] = await tx
           .insert(galleries)
-          .values({ title: g.title, description: g.description, date: g.date })
+          .values({ title: g.title, description: g.description, date: g.date, publishAt: clock.now() })
           .onConflictDoNothing()
           .returning({ id: galleries.id });
         if (!row) return false;
