@@ -1,15 +1,17 @@
 // Bytes of each WebP variant of the bench's photo-like pictures, at the old
-// quality (72) and the current one, and the file a phone's browser picks.
+// quality (72) and the current one, and of the AVIF variant, with the time
+// AVIF takes to encode.
 // Run: node --import tsx bench/variant-sizes.ts [photos=6] [width=4000]
 import sharp from "sharp";
 import { benchPhoto } from "./photos";
-import { VARIANT_WIDTHS, WEBP_QUALITY } from "../app/lib/image-variants";
+import { AVIF_EFFORT, AVIF_QUALITY, VARIANT_WIDTHS, WEBP_QUALITY } from "../app/lib/image-variants";
 
 const count = Number(process.argv[2] ?? 6);
 const width = Number(process.argv[3] ?? 4000);
 const height = Math.round((width * 3) / 4);
 const qualities = [...new Set([72, WEBP_QUALITY])];
 const totals = new Map<string, number>();
+const add = (k: string, n: number) => totals.set(k, (totals.get(k) ?? 0) + n);
 
 for (let i = 0; i < count; i++) {
   // Phone-sized original, stored as the app stores it: a large JPEG first.
@@ -21,15 +23,25 @@ for (let i = 0; i < count; i++) {
   for (const w of VARIANT_WIDTHS) {
     for (const q of qualities) {
       const data = await sharp(large).resize({ width: w }).webp({ quality: q }).toBuffer();
-      totals.set(`${w}@${q}`, (totals.get(`${w}@${q}`) ?? 0) + data.length);
+      add(`${w}@${q}`, data.length);
     }
+    const started = performance.now();
+    const avif = await sharp(large)
+      .resize({ width: w })
+      .avif({ quality: AVIF_QUALITY, effort: AVIF_EFFORT })
+      .toBuffer();
+    add(`${w}@avif-ms`, performance.now() - started);
+    add(`${w}@avif`, avif.length);
   }
 }
 
 console.log(`${count} photos ${width}×${height}, average bytes per variant`);
-console.log(`| width | ${qualities.map((q) => `q${q}`).join(" | ")} |`);
-console.log(`|---:|${qualities.map(() => "---:").join("|")}|`);
+const avifHead = `AVIF q${AVIF_QUALITY} (effort ${AVIF_EFFORT})`;
+console.log(`| width | ${qualities.map((q) => `WebP q${q}`).join(" | ")} | ${avifHead} | AVIF encode |`);
+console.log(`|---:|${qualities.map(() => "---:").join("|")}|---:|---:|`);
+const kib = (k: string) => `${((totals.get(k) ?? 0) / count / 1024).toFixed(1)} KiB`;
 for (const w of VARIANT_WIDTHS) {
-  const cells = qualities.map((q) => `${((totals.get(`${w}@${q}`) ?? 0) / count / 1024).toFixed(1)} KiB`);
-  console.log(`| ${w} | ${cells.join(" | ")} |`);
+  const cells = qualities.map((q) => kib(`${w}@${q}`));
+  const ms = `${Math.round((totals.get(`${w}@avif-ms`) ?? 0) / count)} ms`;
+  console.log(`| ${w} | ${cells.join(" | ")} | ${kib(`${w}@avif`)} | ${ms} |`);
 }

@@ -45,6 +45,11 @@ export async function insertGallery(
   return g.id;
 }
 
-export async function insertHistoryPhoto(name: string, key: string, position = 0) {
-  await (await db()).insert(historyPhotos).values({ name, imageKey: key, width: 1200, height: 900, position });
+export async function insertHistoryPhoto(
+  name: string,
+  key: string,
+  position = 0,
+  size: { width: number; height: number } = { width: 1200, height: 900 },
+) {
+  await (await db()).insert(historyPhotos).values({ name, imageKey: key, ...size, position });
 }

@@ -8,7 +8,7 @@ import { ensureStartupAccounts } from "~/features/auth/users.server";
 import { purgeExpired } from "~/features/bin/bin.server";
 import { scheduleGalleryCleanup, stopGalleryCleanup } from "~/features/galleries/cleanup.server";
 import { churchPayload } from "~/features/giving/payment-qr.server";
-import { backfillVariants } from "~/features/images/variant-backfill.server";
+import { backfillVariants, startAvifBackfill } from "~/features/images/variant-backfill.server";
 import { backfillShareImages } from "~/features/seo/share-images.server";
 import { type Config, config } from "~/services/config.server";
 import { type Connection, connection, drainAndCloseDb, isDatabaseUnavailable } from "~/services/db.server";
@@ -89,6 +89,8 @@ export async function boot(): Promise<void> {
   // Before the server takes requests: pages list every WebP width in their
   // srcset, so each photo must have them all first (once; later starts skip).
   await backfillVariants();
+  // AVIF files are offered once every photo has them; made in the background.
+  await startAvifBackfill();
 
   if (cfg.isProduction && !cfg.publicUrl) {
     logger.warn("PUBLIC_URL is not set: canonical links, feeds and sharing tags use the address of each request");

@@ -17,10 +17,11 @@ export const GRID_SIZES = "(min-width: 1152px) 274px, (min-width: 1050px) calc(2
 export const ARTICLE_SIZES = "(min-width: 864px) 832px, calc(100vw - 32px)";
 
 /**
- * A responsive photo. Images above the fold load eagerly (the first one,
- * likely the largest paint, with high priority); everything else lazily and
- * decoded off the main thread. Width and height reserve space. An external
- * image (see isExternalImage) has no variants: a plain src, no srcset.
+ * A responsive photo: AVIF variants for browsers that read them, WebP for
+ * the rest. Images above the fold load eagerly (the first one, likely the
+ * largest paint, with high priority); everything else lazily and decoded off
+ * the main thread. Width and height reserve space. An external image (see
+ * isExternalImage) has no variants: a plain src, no srcset.
  */
 export function Photo({
   image,
@@ -37,7 +38,7 @@ export function Photo({
   priority?: boolean;
   className?: string;
 }) {
-  return (
+  const img = (
     <img
       className={className}
       src={image.src}
@@ -51,6 +52,14 @@ export function Photo({
       {...(priority ? { fetchpriority: "high" } : {})}
       decoding={eager || priority ? "auto" : "async"}
     />
+  );
+  if (!image.avifSrcSet) return img;
+  // <picture> is display: contents (app.css), so the <img> lays out as before.
+  return (
+    <picture>
+      <source type="image/avif" srcSet={image.avifSrcSet} sizes={sizes} />
+      {img}
+    </picture>
   );
 }
 

@@ -6,7 +6,7 @@ import { storage } from "~/services/storage.server";
 // The types the site stores its photos in; anything else is handed over as a
 // download that may run and load nothing (S3 keeps whatever type a file was
 // put with, so the stored type alone is not trusted).
-const INLINE_TYPES = new Set(["image/jpeg", "image/png", "image/webp"]);
+const INLINE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/avif"]);
 
 /** Files kept on local disk. Keys never change, so browsers may cache them for good. */
 export async function loader({ params }: LoaderFunctionArgs) {

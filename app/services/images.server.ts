@@ -2,10 +2,13 @@ import fs from "node:fs/promises";
 import pLimit from "p-limit";
 import sharp, { type Metadata } from "sharp";
 import {
+  AVIF_EFFORT,
+  AVIF_QUALITY,
   type ImageView,
   LARGE_MAX,
   WEBP_QUALITY,
   allKeys,
+  avifKey,
   isExternalImage,
   shareKey,
   shareWidth,
@@ -50,7 +53,8 @@ export interface ProcessedImage {
   width: number;
   height: number;
   large: Buffer;
-  variants: { width: number; data: Buffer }[];
+  /** Each width in WebP and in AVIF. */
+  variants: { width: number; data: Buffer; avif: Buffer }[];
   /** The JPEG for link previews on social sites. */
   share: Buffer;
 }
@@ -145,12 +149,16 @@ async function render(input: ImageInput): Promise<ProcessedImage> {
     const variants = [];
     for (const width of variantWidths(info.width)) {
       const data = await sharp(large).resize({ width }).webp({ quality: WEBP_QUALITY }).toBuffer();
-      variants.push({ width, data });
+      variants.push({ width, data, avif: await renderAvif(large, width) });
     }
     return { width: info.width, height: info.height, large, variants, share: await renderShare(large, info.width) };
   } catch {
     throw new ImageRejected("broken");
   }
+}
+
+function renderAvif(large: Buffer, width: number): Promise<Buffer> {
+  return sharp(large).resize({ width }).avif({ quality: AVIF_QUALITY, effort: AVIF_EFFORT }).toBuffer();
 }
 
 function renderShare(large: Buffer | string, width: number): Promise<Buffer> {
@@ -206,6 +214,39 @@ export async function ensureVariants(image: StoredImage, store: Storage = storag
   return missing.length;
 }
 
+/**
+ * Makes the AVIF variants an image stored before they existed lacks, from
+ * its large JPEG, and returns how many it made. Idempotent like
+ * ensureVariants.
+ */
+export async function ensureAvifVariants(image: StoredImage, store: Storage = storage()): Promise<number> {
+  if (isExternalImage(image.key)) return 0;
+  const missing: number[] = [];
+  for (const width of variantWidths(image.width)) {
+    if (!(await store.exists(avifKey(image.key, width)))) missing.push(width);
+  }
+  if (missing.length === 0) return 0;
+  const large = await readAll(store, image.key);
+  if (!large) return 0;
+  for (const width of missing) {
+    const data = await inTurn(() => renderAvif(large, width));
+    await store.put(avifKey(image.key, width), data, "image/avif");
+  }
+  return missing.length;
+}
+
+/**
+ * Whether pages offer the AVIF variants. Off until this process knows every
+ * stored photo has them (app/features/images/avif-backfill.server.ts): a
+ * browser that picks a file from a <source> does not fall back to the <img>
+ * when that file is missing.
+ */
+let avifOffered = false;
+
+export function offerAvif(on: boolean) {
+  avifOffered = on;
+}
+
 /** Processes a photo and stores all its files under `folder`, with a name not yet used. */
 export async function storeImage(
   input: ImageInput,
@@ -240,6 +281,9 @@ async function writeImageFiles(processed: ProcessedImage, key: string, store: St
       const k = variantKey(key, v.width);
       await store.put(k, v.data, "image/webp");
       written.push(k);
+      const a = avifKey(key, v.width);
+      await store.put(a, v.avif, "image/avif");
+      written.push(a);
     }
     const share = shareKey(key, processed.width);
     await store.put(share, processed.share, "image/jpeg");
@@ -277,14 +321,16 @@ export interface ShareImage {
 export function imageView(image: StoredImage, store: Storage = storage()): ImageView {
   // No variants exist for a photo left at its original address.
   if (isExternalImage(image.key)) {
-    return { src: image.key, srcSet: "", width: image.width, height: image.height, full: image.key };
+    return { src: image.key, srcSet: "", avifSrcSet: "", width: image.width, height: image.height, full: image.key };
   }
   const widths = variantWidths(image.width);
   const srcSet = widths.map((w) => `${store.publicUrl(variantKey(image.key, w))} ${w}w`).join(", ");
+  const avifSrcSet = avifOffered ? widths.map((w) => `${store.publicUrl(avifKey(image.key, w))} ${w}w`).join(", ") : "";
   const fallback = widths.find((w) => w >= 960) ?? widths[widths.length - 1];
   return {
     src: store.publicUrl(variantKey(image.key, fallback)),
     srcSet,
+    avifSrcSet,
     width: image.width,
     height: image.height,
     full: store.publicUrl(image.key),

@@ -64,6 +64,7 @@ const CONTENT_TYPES: Record<string, string> = {
   ".jpeg": "image/jpeg",
   ".png": "image/png",
   ".webp": "image/webp",
+  ".avif": "image/avif",
 };
 
 /** Only image types are ever served; anything else is a download. */

@@ -1,16 +1,16 @@
-// The WebP file the browser picks for each layout: what `sizes` promises
-// must match the real width, or a phone downloads twice the pixels it shows.
-// (The demo photos are 1600 px wide, so every variant exists.)
+// The file the browser picks for each layout: AVIF, which Chromium reads,
+// at the width `sizes` promises, or a phone downloads twice the pixels it
+// shows. (The demo photos are 1600 px wide, so every variant exists.)
 import { type Locator } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 const ALBUM = "/galeria/Piknik%20zborowy%202025";
 
-/** The width in the name of the file the browser chose (…-720.webp). */
+/** The width in the name of the AVIF file the browser chose (…-720.avif). */
 async function pickedWidth(img: Locator): Promise<number> {
   await expect(img).toHaveJSProperty("complete", true);
   const src = await img.evaluate((i: HTMLImageElement) => i.currentSrc);
-  const match = /-(\d+)\.webp$/.exec(src);
+  const match = /-(\d+)\.avif$/.exec(src);
   expect(match, src).not.toBeNull();
   return Number(match![1]);
 }

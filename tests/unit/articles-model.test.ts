@@ -117,9 +117,13 @@ describe("adding an article", () => {
       imageHeight: 600,
     });
     expect(await storedKeys()).toEqual([
+      "aktualnosci/IMG_0001-360.avif",
       "aktualnosci/IMG_0001-360.webp",
+      "aktualnosci/IMG_0001-480.avif",
       "aktualnosci/IMG_0001-480.webp",
+      "aktualnosci/IMG_0001-720.avif",
       "aktualnosci/IMG_0001-720.webp",
+      "aktualnosci/IMG_0001-800.avif",
       "aktualnosci/IMG_0001-800.jpeg",
       "aktualnosci/IMG_0001-800.webp",
       "aktualnosci/IMG_0001.jpg",
@@ -265,9 +269,13 @@ describe("editing an article", () => {
       version: before.version + 1,
     });
     expect(await storedKeys()).toEqual([
+      "aktualnosci/stare-360.avif",
       "aktualnosci/stare-360.webp",
+      "aktualnosci/stare-480.avif",
       "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-720.avif",
       "aktualnosci/stare-720.webp",
+      "aktualnosci/stare-800.avif",
       "aktualnosci/stare-800.jpeg",
       "aktualnosci/stare-800.webp",
       "aktualnosci/stare.jpg",
@@ -289,11 +297,16 @@ describe("editing an article", () => {
       imageHeight: 900,
     });
     expect(await storedKeys()).toEqual([
+      "aktualnosci/nowe-1200.avif",
       "aktualnosci/nowe-1200.jpeg",
       "aktualnosci/nowe-1200.webp",
+      "aktualnosci/nowe-360.avif",
       "aktualnosci/nowe-360.webp",
+      "aktualnosci/nowe-480.avif",
       "aktualnosci/nowe-480.webp",
+      "aktualnosci/nowe-720.avif",
       "aktualnosci/nowe-720.webp",
+      "aktualnosci/nowe-960.avif",
       "aktualnosci/nowe-960.webp",
       "aktualnosci/nowe.jpg",
     ]);
@@ -362,9 +375,13 @@ describe("editing an article", () => {
     }
     expect(await row(before.id)).toEqual(before);
     expect(await storedKeys()).toEqual([
+      "aktualnosci/stare-360.avif",
       "aktualnosci/stare-360.webp",
+      "aktualnosci/stare-480.avif",
       "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-720.avif",
       "aktualnosci/stare-720.webp",
+      "aktualnosci/stare-800.avif",
       "aktualnosci/stare-800.jpeg",
       "aktualnosci/stare-800.webp",
       "aktualnosci/stare.jpg",
@@ -380,7 +397,7 @@ describe("deleting an article", () => {
     expect(await getArticle(created.id)).toBeNull();
     expect((await rows()).map((r) => r.deletedAt !== null)).toEqual([true]);
     expect(await missingFiles()).toEqual([]);
-    expect(await storedKeys()).toHaveLength(6);
+    expect(await storedKeys()).toHaveLength(10);
     expect(await deleteArticle({ id: created.id })).toMatchObject({ ok: false, status: 404 });
   });
 
@@ -396,7 +413,7 @@ describe("deleting an article", () => {
     expect((await rows()).map((r) => r.id)).toEqual([created.id]);
     expect(await getArticle(created.id)).not.toBeNull();
     expect(await missingFiles()).toEqual([]);
-    expect(await storedKeys()).toHaveLength(6);
+    expect(await storedKeys()).toHaveLength(10);
   });
 });
 
@@ -437,9 +454,13 @@ describe("disk storage failing in the middle of a save", () => {
     expect(await row(created.id)).toEqual(before);
     expect(await missingFiles()).toEqual([]);
     expect(await storedKeys()).toEqual([
+      "aktualnosci/stare-360.avif",
       "aktualnosci/stare-360.webp",
+      "aktualnosci/stare-480.avif",
       "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-720.avif",
       "aktualnosci/stare-720.webp",
+      "aktualnosci/stare-800.avif",
       "aktualnosci/stare-800.jpeg",
       "aktualnosci/stare-800.webp",
       "aktualnosci/stare.jpg",

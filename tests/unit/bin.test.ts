@@ -148,7 +148,7 @@ describe("deleting moves to the bin", () => {
         values: { title: "Piknik", description: "", date: "2026-05-01" },
       }),
     ).toEqual({ ok: false, gone: "gallery" });
-    expect(await filesExist(image)).toEqual([true, true, true]);
+    expect(await filesExist(image)).toEqual([true, true, true, true]);
     expect((await listBin()).map((i) => [i.kind, i.title])).toEqual([["gallery", "Piknik"]]);
   });
 
@@ -159,7 +159,7 @@ describe("deleting moves to the bin", () => {
     await deleteGallery({ title: "Zostaje" });
     const [row] = await (await db()).select().from(articles);
     await cleanupGalleryDrafts({ orphanMinAgeMs: 0, now: new Date(Date.now() + 60_000) });
-    expect(await filesExist(image)).toEqual([true, true, true]);
+    expect(await filesExist(image)).toEqual([true, true, true, true]);
     expect(await filesExist({ key: row.imageKey!, width: row.imageWidth!, height: 0 })).not.toContain(false);
   });
 
@@ -251,11 +251,11 @@ describe("purging", () => {
     expect(await purgeExpired({ now: new Date(start + BIN_KEEP_MS + 60_000) })).toBe(3);
 
     expect((await listBin()).map((i) => i.title)).toEqual(["Młody"]);
-    expect(await filesExist(image)).toEqual([false, false, false]);
+    expect(await filesExist(image)).toEqual([false, false, false, false]);
     expect(
       await filesExist({ key: oldRow.imageKey!, width: oldRow.imageWidth!, height: oldRow.imageHeight! }),
     ).not.toContain(true);
-    expect(await filesExist(shared.image)).toEqual([true, true, true]);
+    expect(await filesExist(shared.image)).toEqual([true, true, true, true]);
     expect((await (await db()).select().from(galleries)).map((g) => g.title)).toEqual(["Żywy"]);
   });
 
@@ -266,7 +266,7 @@ describe("purging", () => {
     expect(await purgeItem({ kind: "gallery", id: String(id) })).toBe(false);
     await deleteGallery({ title: "Na zawsze" });
     expect(await purgeItem({ kind: "gallery", id: String(id), actor: pastor })).toBe(true);
-    expect(await filesExist(image)).toEqual([false, false, false]);
+    expect(await filesExist(image)).toEqual([false, false, false, false]);
     expect(await listBin()).toEqual([]);
     expect(await getArticle(live)).not.toBeNull();
   });

@@ -159,7 +159,7 @@ describe("a batch of photos", () => {
     const draft = (await getDraft({ id: draftId!, userId }))!;
     for (const image of draft.images) {
       expect(image.key.startsWith(`galeria/${folder}/`)).toBe(true);
-      expect(await filesOf(image)).toEqual([true, true, true]);
+      expect(await filesOf(image)).toEqual([true, true, true, true]);
     }
   });
 
@@ -208,7 +208,7 @@ describe("order in a draft", () => {
     await changeDraftImages({ draftId, change: { kind: "remove", key: removed.key } });
     expect(await order(draftId)).toEqual(["d.jpg", "c.jpg", "b.jpg"]);
     // An upload nothing else names goes with its row.
-    expect(await filesOf(removed)).toEqual([false, false, false]);
+    expect(await filesOf(removed)).toEqual([false, false, false, false]);
 
     expect(await changeDraftImages({ draftId, change: { kind: "up", key: "galeria/nie-ma.jpg" } })).toBe(
       "image-unknown",
@@ -299,7 +299,7 @@ describe("saving", () => {
     expect(after.id).toBe(before.id);
     expect(after.images).toEqual(before.images);
     // Files it still shows are kept.
-    for (const image of after.images) expect(await filesOf(image)).toEqual([true, true, true]);
+    for (const image of after.images) expect(await filesOf(image)).toEqual([true, true, true, true]);
   });
 
   it("never renames onto another album's title", async () => {
@@ -334,14 +334,14 @@ describe("saving", () => {
     await changeDraftImages({ draftId: edit, change: { kind: "remove", key: a.key } });
     await changeDraftImages({ draftId: edit, change: { kind: "remove", key: b.key } });
     // Still shown by the album until the edit is saved.
-    expect(await filesOf(a)).toEqual([true, true, true]);
+    expect(await filesOf(a)).toEqual([true, true, true, true]);
 
     expect(await saveGallery({ userId, draftId: edit, galleryId: album.id, values: values("Album") })).toMatchObject({
       ok: true,
     });
     expect((await getGalleryByTitle("Album"))!.images.map((i) => i.name)).toEqual(["c.jpg"]);
-    expect(await filesOf(a)).toEqual([false, false, false]);
-    expect(await filesOf(b)).toEqual([true, true, true]);
+    expect(await filesOf(a)).toEqual([false, false, false, false]);
+    expect(await filesOf(b)).toEqual([true, true, true, true]);
     expect(await order(other)).toEqual(["b.jpg", "c.jpg"]);
   });
 });
@@ -358,8 +358,8 @@ describe("deleting", () => {
     const drafted = (await getDraft({ id: edit, userId }))!.images.find((i) => i.name === "nowe.jpg")!;
 
     expect(await deleteGallery({ title: "Do usunięcia" })).toBe(true);
-    expect(await filesOf(drafted)).toEqual([false, false, false]);
-    for (const image of album.images) expect(await filesOf(image)).toEqual([true, true, true]);
+    expect(await filesOf(drafted)).toEqual([false, false, false, false]);
+    for (const image of album.images) expect(await filesOf(image)).toEqual([true, true, true, true]);
     expect(await getGalleryByTitle("Do usunięcia")).toBeNull();
     expect(await getDraft({ id: edit, userId })).toBeNull();
     expect(await deleteGallery({ title: "Do usunięcia" })).toBe(false);
@@ -375,9 +375,9 @@ describe("deleting", () => {
       },
     };
     expect(await purgeItem({ kind: "gallery", id: String(album.id) }, watching)).toBe(true);
-    expect(seenAtDelete.length).toBe(6);
+    expect(seenAtDelete.length).toBe(8);
     expect(new Set(seenAtDelete)).toEqual(new Set([0]));
-    for (const image of album.images) expect(await filesOf(image)).toEqual([false, false, false]);
+    for (const image of album.images) expect(await filesOf(image)).toEqual([false, false, false, false]);
   });
 
   it("keeps a file that another album also shows", async () => {
@@ -396,7 +396,7 @@ describe("deleting", () => {
     const first = (await getGalleryForEditor("Pierwszy"))!;
     await deleteGallery({ title: "Pierwszy" });
     await purgeItem({ kind: "gallery", id: String(first.id) });
-    expect(await filesOf(shared)).toEqual([true, true, true]);
+    expect(await filesOf(shared)).toEqual([true, true, true, true]);
   });
 });
 
@@ -467,23 +467,23 @@ describe("cleanup of abandoned drafts", () => {
     const dry = await cleanupGalleryDrafts({ now: later, dryRun: true });
     expect(dry).toMatchObject({ skipped: false, drafts: 0, files: 0 });
     expect(dry.orphans.sort()).toEqual([...keysOf(orphan), ...keysOf(strayArticlePhoto)].sort());
-    expect(await filesOf(strayArticlePhoto)).toEqual([true, true, true]);
+    expect(await filesOf(strayArticlePhoto)).toEqual([true, true, true, true]);
     expect(await getDraft({ id: abandoned.draftId, userId })).not.toBeNull();
 
     const result = await cleanupGalleryDrafts({ now: later });
     expect(result).toMatchObject({ skipped: false, drafts: 2 });
-    expect(result.files).toBe(9); // three images: a large JPEG, one WebP and the sharing JPEG each
+    expect(result.files).toBe(12); // three images: a large JPEG, one WebP, one AVIF and the sharing JPEG each
 
     expect(await getDraft({ id: abandoned.draftId, userId })).toBeNull();
     expect(await getDraft({ id: abandonedEdit, userId })).toBeNull();
     expect(await getDraft({ id: live.draftId, userId })).not.toBeNull();
-    expect(await filesOf(abandonedImage)).toEqual([false, false, false]);
-    expect(await filesOf(orphan)).toEqual([false, false, false]);
-    expect(await filesOf(strayArticlePhoto)).toEqual([false, false, false]);
-    expect(await filesOf(albumImage)).toEqual([true, true, true]);
-    expect(await filesOf(liveImage)).toEqual([true, true, true]);
-    expect(await filesOf(article)).toEqual([true, true, true]);
-    expect(await filesOf(shared)).toEqual([true, true, true]);
+    expect(await filesOf(abandonedImage)).toEqual([false, false, false, false]);
+    expect(await filesOf(orphan)).toEqual([false, false, false, false]);
+    expect(await filesOf(strayArticlePhoto)).toEqual([false, false, false, false]);
+    expect(await filesOf(albumImage)).toEqual([true, true, true, true]);
+    expect(await filesOf(liveImage)).toEqual([true, true, true, true]);
+    expect(await filesOf(article)).toEqual([true, true, true, true]);
+    expect(await filesOf(shared)).toEqual([true, true, true, true]);
 
     // Nothing more to do the second time.
     expect(await cleanupGalleryDrafts({ now: later })).toEqual({ skipped: false, drafts: 0, files: 0, orphans: [] });
@@ -492,7 +492,7 @@ describe("cleanup of abandoned drafts", () => {
   it("never deletes a recent file, even one nothing names yet (an upload in progress)", async () => {
     const fresh = await storeImage(await fs.readFile((await photoFile("x.jpg")).path), "w-trakcie.jpg", "galeria/nowy");
     expect(await cleanupGalleryDrafts()).toMatchObject({ files: 0 });
-    expect(await filesOf(fresh)).toEqual([true, true, true]);
+    expect(await filesOf(fresh)).toEqual([true, true, true, true]);
   });
 
   it("is started once, runs at once and then every hour, and does not keep the process alive", async () => {
@@ -514,6 +514,7 @@ describe("cleanup of abandoned drafts", () => {
 
   it("maps variants to their image", () => {
     expect(baseKeyOf("galeria/ab/IMG_1-480.webp")).toBe("galeria/ab/IMG_1.jpg");
+    expect(baseKeyOf("galeria/ab/IMG_1-480.avif")).toBe("galeria/ab/IMG_1.jpg");
     expect(baseKeyOf("galeria/ab/IMG-480_1.jpg")).toBe("galeria/ab/IMG-480_1.jpg");
     expect(baseKeyOf("galeria/ab/IMG_1-1200.jpeg")).toBe("galeria/ab/IMG_1.jpg");
     expect(baseKeyOf("galeria/ab/notatka.txt")).toBeNull();

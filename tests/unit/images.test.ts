@@ -9,11 +9,12 @@ import {
   ImageRejected,
   MAX_PIXELS,
   imageView,
+  offerAvif,
   processImage,
   sniffImageFormat,
   storeImage,
 } from "~/services/images.server";
-import { variantKey } from "~/lib/image-variants";
+import { avifKey, variantKey } from "~/lib/image-variants";
 import { diskStorage } from "~/services/storage.server";
 
 const jpeg = (width: number, height: number) =>
@@ -89,12 +90,14 @@ async function meanColour(data: Buffer, region: { left: number; top: number; wid
 }
 
 describe("image pipeline", () => {
-  it("makes WebP variants no wider than the photo and a large JPEG", async () => {
+  it("makes WebP and AVIF variants no wider than the photo and a large JPEG", async () => {
     const out = await processImage(await jpeg(2000, 1500));
     expect([out.width, out.height]).toEqual([2000, 1500]);
     expect(out.variants.map((v) => v.width)).toEqual([360, 480, 720, 960, 1600]);
     for (const v of out.variants) {
       expect(await sharp(v.data).metadata()).toMatchObject({ format: "webp", width: v.width });
+      // libvips names AVIF "heif" with the av1 compression.
+      expect(await sharp(v.avif).metadata()).toMatchObject({ format: "heif", compression: "av1", width: v.width });
     }
     expect((await sharp(out.large).metadata()).format).toBe("jpeg");
 
@@ -118,7 +121,7 @@ describe("image pipeline", () => {
     expect(bottom[2]).toBeGreaterThan(200);
     expect(bottom[0]).toBeLessThan(60);
 
-    for (const data of [out.large, ...out.variants.map((v) => v.data)]) await expectNoMetadata(data);
+    for (const data of [out.large, ...out.variants.flatMap((v) => [v.data, v.avif])]) await expectNoMetadata(data);
     for (const v of out.variants) {
       const m = await sharp(v.data).metadata();
       expect(m.height! > m.width!).toBe(true);
@@ -132,7 +135,9 @@ describe("image pipeline", () => {
     expect(image).toEqual({ key: "aktualnosci/IMG_0001.jpg", width: 400, height: 600 });
     const keys = (await store.list("aktualnosci/")).map((e) => e.key);
     expect(keys).toEqual([
+      "aktualnosci/IMG_0001-360.avif",
       "aktualnosci/IMG_0001-360.webp",
+      "aktualnosci/IMG_0001-400.avif",
       "aktualnosci/IMG_0001-400.jpeg",
       "aktualnosci/IMG_0001-400.webp",
       "aktualnosci/IMG_0001.jpg",
@@ -221,6 +226,7 @@ describe("image pipeline", () => {
     const image = await storeImage(await jpeg(1200, 800), "Obóz.jpg", "galeria", store);
     expect(image).toEqual({ key: "galeria/Oboz.jpg", width: 1200, height: 800 });
     for (const w of [360, 480, 720, 960, 1200]) expect(await store.exists(variantKey(image.key, w))).toBe(true);
+    for (const w of [360, 480, 720, 960, 1200]) expect(await store.exists(avifKey(image.key, w))).toBe(true);
     const again = await storeImage(await jpeg(1200, 800), "Obóz.jpg", "galeria", store);
     expect(again.key).toBe("galeria/Oboz_1.jpg");
 
@@ -229,8 +235,19 @@ describe("image pipeline", () => {
       "/pliki/galeria/Oboz-360.webp 360w, /pliki/galeria/Oboz-480.webp 480w, /pliki/galeria/Oboz-720.webp 720w, " +
         "/pliki/galeria/Oboz-960.webp 960w, /pliki/galeria/Oboz-1200.webp 1200w",
     );
+    // AVIF is offered only once every stored photo is known to have it.
+    expect(view.avifSrcSet).toBe("");
     expect(view.full).toBe("/pliki/galeria/Oboz.jpg");
     expect([view.width, view.height]).toEqual([1200, 800]);
+    offerAvif(true);
+    try {
+      expect(imageView(image, store).avifSrcSet).toBe(
+        "/pliki/galeria/Oboz-360.avif 360w, /pliki/galeria/Oboz-480.avif 480w, /pliki/galeria/Oboz-720.avif 720w, " +
+          "/pliki/galeria/Oboz-960.avif 960w, /pliki/galeria/Oboz-1200.avif 1200w",
+      );
+    } finally {
+      offerAvif(false);
+    }
   });
 
   it("gives photos of the same name stored at once different keys", async () => {

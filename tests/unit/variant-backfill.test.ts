@@ -1,17 +1,24 @@
-// The WebP widths added after photos were stored (360 and 720): made at
-// upload, made once at start for photos stored before them, and a srcset
-// that names only files that exist.
+// The WebP widths added after photos were stored (360 and 720) and the AVIF
+// variants: made at upload, made for photos stored before them, and a
+// srcset that names only files that exist.
 import sharp from "sharp";
-import { beforeEach, describe, expect, it } from "vitest";
-import { VARIANT_BACKFILL, backfillVariants } from "~/features/images/variant-backfill.server";
-import { variantKey } from "~/lib/image-variants";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  AVIF_BACKFILL,
+  VARIANT_BACKFILL,
+  backfillAvifVariants,
+  backfillVariants,
+  startAvifBackfill,
+} from "~/features/images/variant-backfill.server";
+import { VARIANT_WIDTHS, avifKey, variantKey } from "~/lib/image-variants";
+import { currentContentVersion } from "~/services/content-version.server";
 import { loader as articleLoader } from "~/routes/aktualnosci.$id";
 import { loader as newsLoader } from "~/routes/aktualnosci._index";
 import { loader as galleryLoader } from "~/routes/galeria.$slug";
 import { loader as galleriesLoader } from "~/routes/galeria._index";
 import { loader as aboutLoader } from "~/routes/onas._index";
 import { db } from "~/services/db.server";
-import { type StoredImage, storeImage } from "~/services/images.server";
+import { type StoredImage, offerAvif, storeImage } from "~/services/images.server";
 import { imageBackfills } from "~/services/schema";
 import { storage } from "~/services/storage.server";
 import { insertArticle, insertGallery, insertHistoryPhoto } from "../fixtures";
@@ -33,13 +40,13 @@ async function storedTheOldWay(width: number, height: number, name: string, fold
   return image;
 }
 
-async function widthOf(key: string): Promise<number | null> {
+async function widthOf(key: string, format: "webp" | "heif" = "webp"): Promise<number | null> {
   const file = await storage().get(key);
   if (!file) return null;
   const chunks: Buffer[] = [];
   for await (const c of file.body) chunks.push(c as Buffer);
   const meta = await sharp(Buffer.concat(chunks)).metadata();
-  expect(meta.format).toBe("webp");
+  expect(meta.format).toBe(format);
   return meta.width ?? null;
 }
 
@@ -53,6 +60,7 @@ async function missingFromSrcSet(srcSet: string): Promise<string[]> {
 }
 
 beforeEach(resetDatabase);
+afterEach(() => offerAvif(false));
 
 describe("WebP widths for phones", () => {
   it("are made at upload, each at its width", async () => {
@@ -111,5 +119,102 @@ describe("WebP widths for phones", () => {
     await insertArticle({ imageKey: "aktualnosci/nie-ma.jpg", imageWidth: 2000, imageHeight: 1000 });
     expect(await backfillVariants()).toEqual({ skipped: false, made: 0, failed: 0 });
     expect(await backfillVariants()).toEqual({ skipped: true, made: 0, failed: 0 });
+  });
+});
+
+/** Stores a photo as the app stored it before AVIF variants existed. */
+async function storedBeforeAvif(width: number, height: number, name: string, folder: string): Promise<StoredImage> {
+  const image = await storeImage(await jpeg(width, height), name, folder);
+  for (const w of VARIANT_WIDTHS) await storage().delete(avifKey(image.key, Math.min(w, width)));
+  return image;
+}
+
+async function publicSrcSets(articleId: string) {
+  const news = await (await settle(() => newsLoader(args("/aktualnosci")))).json();
+  const one = await (await settle(() => articleLoader(args(`/aktualnosci/${articleId}`, { id: articleId })))).json();
+  const albumPage = await (await settle(() => galleryLoader(args("/galeria/Album")))).json();
+  const about = await (await settle(() => aboutLoader())).json();
+  return [news.articles[0].image, one.article.image, albumPage.gallery.images[0], about.photos[0]] as {
+    avifSrcSet: string;
+  }[];
+}
+
+describe("AVIF variants", () => {
+  it("are offered only after every photo stored before them has them, and then in every srcset", async () => {
+    const article = await storedBeforeAvif(1600, 900, "stary.jpg", "aktualnosci");
+    const album = await storedBeforeAvif(800, 600, "album.jpg", "galeria");
+    const history = await storedBeforeAvif(1200, 900, "historia.jpg", "historia");
+    const a = await insertArticle({ imageKey: article.key, imageWidth: article.width, imageHeight: article.height });
+    await insertGallery({ title: "Album" }, [{ name: "a", key: album.key }]);
+    await insertHistoryPhoto("h", history.key);
+
+    // Until then, pages offer WebP alone.
+    for (const view of await publicSrcSets(a.id)) expect(view.avifSrcSet).toBe("");
+
+    const before = await currentContentVersion();
+    // 1600 px: all five widths; 800 px: 360, 480, 720, 800; 1200 px: 360, 480, 720, 960, 1200.
+    expect(await backfillAvifVariants()).toEqual({ skipped: false, made: 14, failed: 0 });
+    // Cached pages are made again, now with AVIF.
+    expect(await currentContentVersion()).not.toBe(before);
+    expect(await widthOf(avifKey(article.key, 720), "heif")).toBe(720);
+    expect(await widthOf(avifKey(album.key, 800), "heif")).toBe(800);
+
+    const views = await publicSrcSets(a.id);
+    for (const view of views) {
+      expect(view.avifSrcSet).toMatch(/-360\.avif 360w/);
+      expect(await missingFromSrcSet(view.avifSrcSet)).toEqual([]);
+    }
+    expect(await (await db()).select({ name: imageBackfills.name }).from(imageBackfills)).toContainEqual({
+      name: AVIF_BACKFILL,
+    });
+
+    // A later start finds the mark: it offers AVIF at once and checks no file.
+    offerAvif(false);
+    await storage().delete(avifKey(article.key, 360));
+    expect(await backfillAvifVariants()).toEqual({ skipped: true, made: 0, failed: 0 });
+    expect(await storage().exists(avifKey(article.key, 360))).toBe(false);
+    expect((await publicSrcSets(a.id))[0].avifSrcSet).toContain(".avif");
+  });
+
+  it("are not offered while a photo could not be given them, and the next start tries again", async () => {
+    const good = await storedBeforeAvif(1000, 800, "dobry.jpg", "aktualnosci");
+    await storage().put("aktualnosci/zepsuty.jpg", Buffer.from("to nie jest zdjęcie"), "image/jpeg");
+    const a = await insertArticle({ imageKey: good.key, imageWidth: good.width, imageHeight: good.height });
+    await insertArticle({
+      imageKey: "aktualnosci/zepsuty.jpg",
+      imageWidth: 1000,
+      imageHeight: 800,
+      date: "2020-01-01",
+    });
+    await insertGallery({ title: "Album" }, [{ name: "a", key: good.key }]);
+    await insertHistoryPhoto("h", good.key);
+
+    expect(await backfillAvifVariants()).toEqual({ skipped: false, made: 5, failed: 1 });
+    for (const view of await publicSrcSets(a.id)) expect(view.avifSrcSet).toBe("");
+    expect(await (await db()).select().from(imageBackfills)).not.toContainEqual(
+      expect.objectContaining({ name: AVIF_BACKFILL }),
+    );
+  });
+
+  it("are offered from the first request when every photo has them, else once the start has made them", async () => {
+    const current = await storeImage(await jpeg(900, 600), "nowy.jpg", "aktualnosci");
+    const a = await insertArticle({ imageKey: current.key, imageWidth: current.width, imageHeight: current.height });
+    await insertGallery({ title: "Album" }, [{ name: "a", key: current.key }]);
+    await insertHistoryPhoto("h", current.key, 0, current);
+    await startAvifBackfill();
+    for (const view of await publicSrcSets(a.id)) expect(view.avifSrcSet).toContain(".avif");
+
+    await resetDatabase();
+    offerAvif(false);
+    const old = await storedBeforeAvif(900, 600, "stary.jpg", "aktualnosci");
+    const b = await insertArticle({ imageKey: old.key, imageWidth: old.width, imageHeight: old.height });
+    await insertGallery({ title: "Album" }, [{ name: "a", key: old.key }]);
+    await insertHistoryPhoto("h", old.key, 0, old);
+    await startAvifBackfill();
+    // The start does not wait for the encoding; pages follow once it is done.
+    await expect
+      .poll(async () => (await publicSrcSets(b.id)).map((v) => v.avifSrcSet.includes(".avif")), { timeout: 20_000 })
+      .toEqual([true, true, true, true]);
+    expect(await widthOf(avifKey(old.key, 900), "heif")).toBe(900);
   });
 });

@@ -23,10 +23,10 @@ export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 const SWEEP_LOCK = 7215_2026;
 
-/** The stored image a file belongs to: `x.jpg` itself, or the large JPEG of a variant `x-480.webp` / `x-1200.jpeg`. */
+/** The stored image a file belongs to: `x.jpg` itself, or the large JPEG of a variant `x-480.webp` / `x-480.avif` / `x-1200.jpeg`. */
 export function baseKeyOf(key: string): string | null {
   if (key.endsWith(".jpg")) return key;
-  const variant = /^(.*)-\d+\.(?:webp|jpeg)$/.exec(key);
+  const variant = /^(.*)-\d+\.(?:webp|avif|jpeg)$/.exec(key);
   return variant ? `${variant[1]}.jpg` : null;
 }
 

@@ -1,8 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { publishedImages } from "~/features/seo/share-images.server";
-import { VARIANT_WIDTHS } from "~/lib/image-variants";
+import pLimit from "p-limit";
+import { VARIANT_WIDTHS, avifKey, isExternalImage, variantWidths } from "~/lib/image-variants";
 import { type Db, withDb } from "~/services/db.server";
-import { type StoredImage, ensureVariants } from "~/services/images.server";
+import { contentChanged } from "~/services/content-version.server";
+import { type StoredImage, ensureAvifVariants, ensureVariants, offerAvif } from "~/services/images.server";
 import { logger } from "~/services/logger.server";
 import { galleryDraftImages, imageBackfills } from "~/services/schema";
 import { type Storage, storage } from "~/services/storage.server";
@@ -15,9 +17,7 @@ const VARIANT_BACKFILL_LOCK = 7215_2027;
  */
 export const VARIANT_BACKFILL = `webp-${VARIANT_WIDTHS.join("-")}`;
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
-async function allImages(tx: Tx): Promise<StoredImage[]> {
+async function allImages(tx: Pick<Db, "select">): Promise<StoredImage[]> {
   const drafts = await tx
     .select({ key: galleryDraftImages.imageKey, width: galleryDraftImages.width, height: galleryDraftImages.height })
     .from(galleryDraftImages);
@@ -63,4 +63,95 @@ export async function backfillVariants(
       return { skipped: false, made, failed };
     }),
   );
+}
+
+/** Names the AVIF backfill by its widths, as VARIANT_BACKFILL does. */
+export const AVIF_BACKFILL = `avif-${VARIANT_WIDTHS.join("-")}`;
+
+type Result = { skipped: boolean; made: number; failed: number };
+
+/** "done" once a pass has finished; otherwise the photos that lack an AVIF width. */
+async function lackingAvif(store: Storage): Promise<StoredImage[] | "done"> {
+  const done = await withDb((db) =>
+    db.select({ name: imageBackfills.name }).from(imageBackfills).where(eq(imageBackfills.name, AVIF_BACKFILL)),
+  );
+  if (done.length > 0) return "done";
+  const images = await withDb(allImages);
+  // Existence checks only, a few at once (a request each on S3).
+  const check = pLimit(8);
+  const lacking = await Promise.all(
+    images.map((image) =>
+      check(async () => {
+        if (isExternalImage(image.key)) return false;
+        for (const width of variantWidths(image.width)) {
+          if (!(await store.exists(avifKey(image.key, width)))) return true;
+        }
+        return false;
+      }),
+    ),
+  );
+  return images.filter((_, i) => lacking[i]);
+}
+
+async function makeAvif(images: StoredImage[], store: Storage): Promise<Result> {
+  let made = 0;
+  let failed = 0;
+  for (const image of images) {
+    try {
+      made += await ensureAvifVariants(image, store);
+    } catch (error) {
+      failed++;
+      logger.warn({ err: error, key: image.key }, "making AVIF variants failed");
+    }
+  }
+  if (made || failed) logger.info({ made, failed }, "AVIF variants made for older photos");
+  if (failed === 0) {
+    await withDb((db) =>
+      db.insert(imageBackfills).values({ name: AVIF_BACKFILL, doneAt: new Date() }).onConflictDoNothing(),
+    );
+    offerAvif(true);
+    // Pages cached meanwhile, here and on other instances, are made again with AVIF.
+    if (images.length > 0) await contentChanged();
+  }
+  return { skipped: false, made, failed };
+}
+
+/**
+ * Gives every stored photo its AVIF variants, then has pages offer them.
+ * Photos stored by this version have them from the start; older ones get
+ * them here. Pages offer WebP alone until every photo has its AVIF files (a
+ * browser that picks a file from a <source> does not fall back to the <img>
+ * when that file is missing). The first pass is marked done in
+ * image_backfills, so later starts check nothing. A photo that fails is
+ * logged and leaves the mark unwritten: pages keep WebP and the next start
+ * tries again (making only what is still missing).
+ */
+export async function backfillAvifVariants(store: Storage = storage()): Promise<Result> {
+  const lacking = await lackingAvif(store);
+  if (lacking === "done") {
+    offerAvif(true);
+    return { skipped: true, made: 0, failed: 0 };
+  }
+  return makeAvif(lacking, store);
+}
+
+/**
+ * At start, before the first request: offers AVIF at once when every photo
+ * has its files (a finished earlier pass, a new site, a restored backup);
+ * otherwise encodes what is missing in the background, since that takes
+ * some 0.1–0.7 s per width and photo (minutes for a few hundred photos),
+ * and offers AVIF when done. Instances starting together each make a pass
+ * over what is still missing.
+ */
+export async function startAvifBackfill(store: Storage = storage()): Promise<void> {
+  const lacking = await lackingAvif(store);
+  if (lacking === "done") {
+    offerAvif(true);
+    return;
+  }
+  if (lacking.length === 0) {
+    await makeAvif([], store);
+    return;
+  }
+  makeAvif(lacking, store).catch((error) => logger.error({ err: error }, "making AVIF variants failed"));
 }
