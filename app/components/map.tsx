@@ -1,9 +1,10 @@
 import { church } from "~/content/church";
+import { Embed } from "~/components/embed";
 
 /** The embedded map, loaded only when scrolled near (it is the heaviest part of a page). */
 export function MapEmbed() {
   return (
-    <iframe
+    <Embed
       className="map"
       title="Mapa dojazdu"
       src={church.mapEmbedUrl}

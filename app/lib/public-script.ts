@@ -1,7 +1,8 @@
 /**
  * The only script public pages run (they are not hydrated): the mobile menu
- * closes on a link click and when the window grows to desktop width, and the
- * cookie notice is remembered for the browser session.
+ * closes on a link click and when the window grows to desktop width, the
+ * cookie notice is remembered for the browser session, and embeds (map,
+ * calendar) are put in once the page has loaded (components/embed.tsx).
  */
 export const PUBLIC_SCRIPT = `(function(){
 var t=document.getElementById("nav-toggle");
@@ -12,6 +13,7 @@ var d=document.getElementById("cookie-notice");
 if(d){var accept=function(e){if(e)e.preventDefault();try{sessionStorage.setItem("acceptPolicy","true")}catch(x){}d.hidden=true;};
 d.querySelector("form").addEventListener("submit",accept);
 document.addEventListener("keydown",function(e){if(e.key==="Escape"&&!d.hidden)accept()});}
+addEventListener("load",function(){document.querySelectorAll("noscript.embed").forEach(function(n){n.insertAdjacentHTML("afterend",n.textContent)})});
 })();`;
 
 /** Runs in <head> before paint: hides the cookie notice already accepted in this session. */

@@ -1,4 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
+import { Embed } from "~/components/embed";
 import { calendarEmbedUrl } from "~/content/church";
 import { pageTitle, seo } from "~/features/seo/seo";
 
@@ -8,7 +9,7 @@ export default function Calendar() {
   return (
     <div className="page">
       <h1>Kalendarz</h1>
-      <iframe className="calendar" title="Kalendarz wydarzeń zboru" src={calendarEmbedUrl} width="800" height="600" />
+      <Embed className="calendar" title="Kalendarz wydarzeń zboru" src={calendarEmbedUrl} width="800" height="600" />
     </div>
   );
 }

@@ -216,6 +216,10 @@ test("ministries, contact and calendar show the fixed content", async ({ page })
   await page.goto("/kalendarz");
   const calendar = page.locator("iframe.calendar");
   await expect(calendar).toHaveAttribute("height", "600");
+  // With JavaScript it arrives after the page has loaded, into a box already its size.
+  const height = (selector: string) => page.locator(selector).evaluate((e) => e.getBoundingClientRect().height);
+  expect(await height(".calendar-box")).toBe(600);
+  expect(await height("iframe.calendar")).toBe(600);
   const src = new URL((await calendar.getAttribute("src"))!);
   expect(src.searchParams.get("ctz")).toBe("Europe/Warsaw");
   for (const p of ["showTitle", "showNav", "showTabs", "showPrint"]) expect(src.searchParams.get(p)).toBe("0");
