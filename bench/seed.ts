@@ -4,7 +4,7 @@
 // with the server's environment (DATABASE_URL, DATA_DIR, SEED_DEMO=1, …).
 // Connecting migrates and adds the demo content, as the server would; the
 // rest is topped up to the wanted counts. 40 generated photos go through the
-// real upload pipeline (storeImage: large JPEG + WebP variants) and are then
+// real upload pipeline (storeImage: large JPEG, WebP and AVIF variants) and are then
 // shared by every album, so page weights are those of real photos.
 // The last line on stdout is JSON describing what was seeded.
 import { asc, count, desc, eq, max } from "drizzle-orm";
