@@ -3,19 +3,36 @@ export function displayDate(date: string): string {
   return date.split(",")[0].trim();
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * One Intl.DateTimeFormat per locale and options, made once: making one
+ * costs far more than formatting with it (the page cache asks for the year
+ * on every request, and that alone took a third of a cached view's CPU).
+ */
+export function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    formats.set(key, format);
+  }
+  return format;
+}
+
 /** Today's date (YYYY-MM-DD) in the congregation's time zone. */
 export function todayIn(timeZone: string, now = new Date()): string {
   // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return dateFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
 export function yearIn(timeZone: string, now = new Date()): number {
-  return Number(new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric" }).format(now));
+  return Number(dateFormat("en-CA", { timeZone, year: "numeric" }).format(now));
 }
 
 /** A moment as the pastor reads it, e.g. "24.11.2026, 16:40", in the given time zone. */
 export function displayDateTime(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat("pl-PL", { timeZone, dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
+  return dateFormat("pl-PL", { timeZone, dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -1,3 +1,4 @@
+import { dateFormat } from "~/lib/text";
 // What pages show of an item's publication state. No server imports: the
 // pastor's lists and the preview bar render these.
 
@@ -23,7 +24,7 @@ export const PREVIEW_NOTE = "Podgląd — tak zobaczą tę stronę odwiedzający
 export function publicationLabel(p: Publication, timeZone = "Europe/Warsaw"): string {
   if (p.state === "draft" || p.at === null) return "szkic";
   if (p.state === "published") return "opublikowany";
-  const at = new Intl.DateTimeFormat("pl-PL", {
+  const at = dateFormat("pl-PL", {
     timeZone,
     day: "2-digit",
     month: "2-digit",

@@ -7,6 +7,7 @@
  */
 import type { MetaArgs, MetaDescriptor } from "@remix-run/node";
 import { type Meeting, church } from "~/content/church";
+import { dateFormat } from "~/lib/text";
 import { HOME_PATH, NEWS_PATH, RSS_PATH, articlePath, isPastorPath } from "~/lib/paths";
 
 export const RSS_TITLE = `Aktualności – ${church.name}`;
@@ -119,7 +120,7 @@ const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Offset of a time zone from UTC at an instant, in minutes (e.g. 60 or 120 for Warsaw). */
 function offsetMinutes(timeZone: string, at: Date): number {
-  const name = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })
+  const name = dateFormat("en-US", { timeZone, timeZoneName: "longOffset" })
     .formatToParts(at)
     .find((p) => p.type === "timeZoneName")?.value;
   const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name ?? "");
@@ -127,7 +128,7 @@ function offsetMinutes(timeZone: string, at: Date): number {
 }
 
 function dayIn(timeZone: string, at: Date): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+  return dateFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
 }
 
 /** An article id that is a creation time in ms (2000–2100), as the site makes them. */
