@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { excerpt } from "~/features/articles/articles.server";
-import { displayDate, splitLinks, todayIn } from "~/lib/text";
+import { dateFormat, displayDate, splitLinks, todayIn, yearIn } from "~/lib/text";
 import { galleryPath } from "~/lib/paths";
 import { titleFromSlug } from "~/features/galleries/galleries.server";
 
@@ -61,5 +61,19 @@ describe("todayIn", () => {
   it("uses the Warsaw calendar date, not UTC", () => {
     // 23:30 UTC on 31 Dec is already 1 Jan in Warsaw.
     expect(todayIn("Europe/Warsaw", new Date("2025-12-31T23:30:00Z"))).toBe("2026-01-01");
+  });
+});
+
+describe("yearIn and dateFormat", () => {
+  it("gives the Warsaw year at New Year, with one formatter per zone reused", () => {
+    expect(yearIn("Europe/Warsaw", new Date("2025-12-31T23:30:00Z"))).toBe(2026);
+    expect(yearIn("UTC", new Date("2025-12-31T23:30:00Z"))).toBe(2025);
+    // The page cache asks on every request: the formatter is made once.
+    expect(dateFormat("en-CA", { timeZone: "Europe/Warsaw", year: "numeric" })).toBe(
+      dateFormat("en-CA", { timeZone: "Europe/Warsaw", year: "numeric" }),
+    );
+    expect(dateFormat("en-CA", { timeZone: "UTC", year: "numeric" })).not.toBe(
+      dateFormat("en-CA", { timeZone: "Europe/Warsaw", year: "numeric" }),
+    );
   });
 });
