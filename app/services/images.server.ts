@@ -148,13 +148,16 @@ async function render(input: ImageInput): Promise<ProcessedImage> {
       .toBuffer({ resolveWithObject: true });
     const variants = [];
     for (const width of variantWidths(info.width)) {
-      const data = await sharp(large).resize({ width }).webp({ quality: WEBP_QUALITY }).toBuffer();
-      variants.push({ width, data, avif: await renderAvif(large, width) });
+      variants.push({ width, data: await renderWebp(large, width), avif: await renderAvif(large, width) });
     }
     return { width: info.width, height: info.height, large, variants, share: await renderShare(large, info.width) };
   } catch {
     throw new ImageRejected("broken");
   }
+}
+
+function renderWebp(large: Buffer, width: number): Promise<Buffer> {
+  return sharp(large).resize({ width }).webp({ quality: WEBP_QUALITY }).toBuffer();
 }
 
 function renderAvif(large: Buffer, width: number): Promise<Buffer> {
@@ -192,52 +195,49 @@ async function readAll(store: Storage, key: string): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-/**
- * Makes the WebP variants an image stored before their width existed lacks,
- * from its large JPEG, and returns how many it made (none when all were
- * there or the large file is missing). Idempotent: a run that overlaps
- * another at worst writes the same bytes twice.
- */
-export async function ensureVariants(image: StoredImage, store: Storage = storage()): Promise<number> {
-  if (isExternalImage(image.key)) return 0;
+const FORMATS = {
+  webp: { key: variantKey, render: renderWebp, contentType: "image/webp" },
+  avif: { key: avifKey, render: renderAvif, contentType: "image/avif" },
+} as const;
+
+export type VariantFormat = keyof typeof FORMATS;
+
+/** The widths of a stored image's variants in this format that storage lacks (none for an external image). */
+export async function missingWidths(image: StoredImage, format: VariantFormat, store: Storage = storage()) {
+  if (isExternalImage(image.key)) return [];
   const missing: number[] = [];
   for (const width of variantWidths(image.width)) {
-    if (!(await store.exists(variantKey(image.key, width)))) missing.push(width);
+    if (!(await store.exists(FORMATS[format].key(image.key, width)))) missing.push(width);
   }
-  if (missing.length === 0) return 0;
-  const large = await readAll(store, image.key);
-  if (!large) return 0;
-  for (const width of missing) {
-    const data = await inTurn(() => sharp(large).resize({ width }).webp({ quality: WEBP_QUALITY }).toBuffer());
-    await store.put(variantKey(image.key, width), data, "image/webp");
-  }
-  return missing.length;
+  return missing;
 }
 
 /**
- * Makes the AVIF variants an image stored before they existed lacks, from
- * its large JPEG, and returns how many it made. Idempotent like
- * ensureVariants.
+ * Makes the variants in this format that an image stored before they
+ * existed lacks, from its large JPEG, and returns how many it made (none
+ * when all were there or the large file is missing). Idempotent: a run that
+ * overlaps another at worst writes the same bytes twice.
  */
-export async function ensureAvifVariants(image: StoredImage, store: Storage = storage()): Promise<number> {
-  if (isExternalImage(image.key)) return 0;
-  const missing: number[] = [];
-  for (const width of variantWidths(image.width)) {
-    if (!(await store.exists(avifKey(image.key, width)))) missing.push(width);
-  }
+export async function ensureVariants(
+  image: StoredImage,
+  format: VariantFormat,
+  store: Storage = storage(),
+): Promise<number> {
+  const missing = await missingWidths(image, format, store);
   if (missing.length === 0) return 0;
   const large = await readAll(store, image.key);
   if (!large) return 0;
+  const { key, render, contentType } = FORMATS[format];
   for (const width of missing) {
-    const data = await inTurn(() => renderAvif(large, width));
-    await store.put(avifKey(image.key, width), data, "image/avif");
+    const data = await inTurn(() => render(large, width));
+    await store.put(key(image.key, width), data, contentType);
   }
   return missing.length;
 }
 
 /**
  * Whether pages offer the AVIF variants. Off until this process knows every
- * stored photo has them (app/features/images/avif-backfill.server.ts): a
+ * stored photo has them (app/features/images/variant-backfill.server.ts): a
  * browser that picks a file from a <source> does not fall back to the <img>
  * when that file is missing.
  */

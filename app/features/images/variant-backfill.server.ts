@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { publishedImages } from "~/features/seo/share-images.server";
 import pLimit from "p-limit";
-import { VARIANT_WIDTHS, avifKey, isExternalImage, variantWidths } from "~/lib/image-variants";
+import { VARIANT_WIDTHS } from "~/lib/image-variants";
 import { type Db, withDb } from "~/services/db.server";
 import { contentChanged } from "~/services/content-version.server";
-import { type StoredImage, ensureAvifVariants, ensureVariants, offerAvif } from "~/services/images.server";
+import { type StoredImage, ensureVariants, missingWidths, offerAvif } from "~/services/images.server";
 import { logger } from "~/services/logger.server";
 import { galleryDraftImages, imageBackfills } from "~/services/schema";
 import { type Storage, storage } from "~/services/storage.server";
@@ -52,7 +52,7 @@ export async function backfillVariants(
       let failed = 0;
       for (const image of await allImages(tx)) {
         try {
-          made += await ensureVariants(image, store);
+          made += await ensureVariants(image, "webp", store);
         } catch (error) {
           failed++;
           logger.warn({ err: error, key: image.key }, "making image variants failed");
@@ -80,15 +80,7 @@ async function lackingAvif(store: Storage): Promise<StoredImage[] | "done"> {
   // Existence checks only, a few at once (a request each on S3).
   const check = pLimit(8);
   const lacking = await Promise.all(
-    images.map((image) =>
-      check(async () => {
-        if (isExternalImage(image.key)) return false;
-        for (const width of variantWidths(image.width)) {
-          if (!(await store.exists(avifKey(image.key, width)))) return true;
-        }
-        return false;
-      }),
-    ),
+    images.map((image) => check(async () => (await missingWidths(image, "avif", store)).length > 0)),
   );
   return images.filter((_, i) => lacking[i]);
 }
@@ -98,7 +90,7 @@ async function makeAvif(images: StoredImage[], store: Storage): Promise<Result> 
   let failed = 0;
   for (const image of images) {
     try {
-      made += await ensureAvifVariants(image, store);
+      made += await ensureVariants(image, "avif", store);
     } catch (error) {
       failed++;
       logger.warn({ err: error, key: image.key }, "making AVIF variants failed");
