@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { EntryContext } from "@remix-run/node";
+import type { EntryContext, HeadersFunction } from "@remix-run/node";
 import { isPastorPath } from "~/lib/paths";
 
 /**
@@ -9,6 +9,17 @@ import { isPastorPath } from "~/lib/paths";
  */
 export const PUBLIC_CACHE = "public, max-age=0, must-revalidate, s-maxage=2";
 export const PRIVATE_CACHE = "private, no-store";
+
+/**
+ * `headers` of the sign-in pages: never stored, and a refusal by the
+ * sign-in limits keeps its Retry-After.
+ */
+export const signInHeaders: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
 
 /**
  * Chooses Cache-Control for a document: the pastor area is never stored,

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { LoginRefusedError, authenticator, getUser, safeRedirect, verifySignInCode } from "~/features/auth/auth.server";
@@ -12,18 +12,14 @@ import { LOGIN_PATH } from "~/lib/paths";
 import { forbidden, isSameOrigin, isValidLoginCsrf, loginCsrfToken } from "~/features/auth/csrf.server";
 import { CSRF_FIELD } from "~/lib/csrf";
 import { readBodyCapped } from "~/services/streams.server";
+import { signInHeaders } from "~/http/cache.server";
 import { clientAddress } from "~/http/request-context.server";
 import { createSession, destroySession } from "~/features/auth/session.server";
 import { deviceTokenCookie } from "~/features/auth/device-token.server";
 
 // The only public page of the pastor area; every other one calls requireUser.
 
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
+export const headers = signInHeaders;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
@@ -15,17 +15,13 @@ import {
 import { Field, FlashMessage } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
+import { signInHeaders } from "~/http/cache.server";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { PANEL_PATH, TWO_FACTOR_PATH } from "~/lib/paths";
 import { displayDateTime } from "~/lib/text";
 import { RECOVERY_CODE_COUNT, groupSecret } from "~/lib/two-factor";
 
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
+export const headers = signInHeaders;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
