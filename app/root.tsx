@@ -18,6 +18,7 @@ import { HEAD_SCRIPT, PUBLIC_SCRIPT } from "~/lib/public-script";
 import { type RootData, seo } from "~/features/seo/seo";
 import { HOME_PATH } from "~/lib/paths";
 import styles from "~/styles/app.css";
+import { LOGO_ICON_HREF } from "~/components/logo";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -25,7 +26,7 @@ function Icons() {
   return (
     <>
       <link rel="icon" href="/favicon.ico" sizes="32x32" />
-      <link rel="icon" href="/logo.svg" type="image/svg+xml" />
+      <link rel="icon" href={LOGO_ICON_HREF} type="image/svg+xml" />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { NavLink } from "@remix-run/react";
 import { church, navigation } from "~/content/church";
+import { Logo } from "~/components/logo";
 import { yearIn } from "~/lib/text";
 import { HOME_PATH, LOGIN_PATH, PRIVACY_PATH } from "~/lib/paths";
 
@@ -7,7 +8,7 @@ export function SiteHeader() {
   return (
     <header className="site-header">
       <a className="brand" href={HOME_PATH}>
-        <img src="/logo.svg" alt="" width={44} height={44} />
+        <Logo size={44} />
         <span>
           {church.headerTitle[0]}
           <br />
