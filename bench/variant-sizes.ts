@@ -4,7 +4,7 @@
 // Run: node --import tsx bench/variant-sizes.ts [photos=6] [width=4000]
 import sharp from "sharp";
 import { benchPhoto } from "./photos";
-import { AVIF_EFFORT, AVIF_QUALITY, VARIANT_WIDTHS, WEBP_QUALITY } from "../app/lib/image-variants";
+import { AVIF_EFFORT, VARIANT_WIDTHS, WEBP_QUALITY, avifQuality } from "../app/lib/image-variants";
 
 const count = Number(process.argv[2] ?? 6);
 const width = Number(process.argv[3] ?? 4000);
@@ -28,7 +28,7 @@ for (let i = 0; i < count; i++) {
     const started = performance.now();
     const avif = await sharp(large)
       .resize({ width: w })
-      .avif({ quality: AVIF_QUALITY, effort: AVIF_EFFORT })
+      .avif({ quality: avifQuality(w), effort: AVIF_EFFORT })
       .toBuffer();
     add(`${w}@avif-ms`, performance.now() - started);
     add(`${w}@avif`, avif.length);
@@ -36,12 +36,12 @@ for (let i = 0; i < count; i++) {
 }
 
 console.log(`${count} photos ${width}×${height}, average bytes per variant`);
-const avifHead = `AVIF q${AVIF_QUALITY} (effort ${AVIF_EFFORT})`;
+const avifHead = `AVIF (effort ${AVIF_EFFORT})`;
 console.log(`| width | ${qualities.map((q) => `WebP q${q}`).join(" | ")} | ${avifHead} | AVIF encode |`);
 console.log(`|---:|${qualities.map(() => "---:").join("|")}|---:|---:|`);
 const kib = (k: string) => `${((totals.get(k) ?? 0) / count / 1024).toFixed(1)} KiB`;
 for (const w of VARIANT_WIDTHS) {
   const cells = qualities.map((q) => kib(`${w}@${q}`));
   const ms = `${Math.round((totals.get(`${w}@avif-ms`) ?? 0) / count)} ms`;
-  console.log(`| ${w} | ${cells.join(" | ")} | ${kib(`${w}@avif`)} | ${ms} |`);
+  console.log(`| ${w} | ${cells.join(" | ")} | ${kib(`${w}@avif`)} at q${avifQuality(w)} | ${ms} |`);
 }

@@ -3,7 +3,7 @@ import type { ImageView } from "~/lib/image-variants";
 // Displayed widths, from app/styles/app.css (1 rem = 16 px), so that the
 // browser picks the variant that fits: the page is 72 rem at most with 1 rem
 // padding (content ≤ 1120 px), the article 54 rem (content ≤ 832 px).
-// On a 375 px phone at DPR 2 a card is 309 px (the 720 px file) and an album
+// On a 375 px phone at DPR 2 a card is 309 px (the 640 px file) and an album
 // cell 168 px (the 360 px file).
 
 /** A card (.cards: 1, 2 or 3 a row, 1 rem gaps; the card's padding and border take 34 px). */

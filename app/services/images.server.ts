@@ -3,12 +3,12 @@ import pLimit from "p-limit";
 import sharp, { type Metadata } from "sharp";
 import {
   AVIF_EFFORT,
-  AVIF_QUALITY,
   type ImageView,
   LARGE_MAX,
   WEBP_QUALITY,
   allKeys,
   avifKey,
+  avifQuality,
   isExternalImage,
   shareKey,
   shareWidth,
@@ -161,7 +161,10 @@ function renderWebp(large: Buffer, width: number): Promise<Buffer> {
 }
 
 function renderAvif(large: Buffer, width: number): Promise<Buffer> {
-  return sharp(large).resize({ width }).avif({ quality: AVIF_QUALITY, effort: AVIF_EFFORT }).toBuffer();
+  return sharp(large)
+    .resize({ width })
+    .avif({ quality: avifQuality(width), effort: AVIF_EFFORT })
+    .toBuffer();
 }
 
 function renderShare(large: Buffer | string, width: number): Promise<Buffer> {

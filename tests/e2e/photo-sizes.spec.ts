@@ -18,14 +18,15 @@ async function pickedWidth(img: Locator): Promise<number> {
 test.describe("a 375 px phone at DPR 2", () => {
   test.use({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 });
 
-  test("takes the 720 px file for a news card and an article, 360 px for an album cell", async ({ page }) => {
+  test("takes the 640 px file for a card, 720 px for an article, 360 px for an album cell", async ({ page }) => {
+    // A card is 309 px wide: 618 device pixels.
     await page.goto("/aktualnosci");
-    expect(await pickedWidth(page.locator(".card-image").first())).toBe(720);
-    // The album before the list: its cover is the album's first photo, already fetched at 720 px.
+    expect(await pickedWidth(page.locator(".card-image").first())).toBe(640);
+    // The album before the list: its cover is the album's first photo, already fetched at 640 px.
     await page.goto(ALBUM);
     expect(await pickedWidth(page.locator(".photo-grid img").first())).toBe(360);
     await page.goto("/galeria");
-    expect(await pickedWidth(page.locator(".card-image").first())).toBe(720);
+    expect(await pickedWidth(page.locator(".card-image").first())).toBe(640);
     await page.goto("/aktualnosci");
     await page.locator(".cards > li").first().getByRole("link").first().click();
     expect(await pickedWidth(page.locator(".article-image"))).toBe(720);

@@ -121,6 +121,8 @@ describe("adding an article", () => {
       "aktualnosci/IMG_0001-360.webp",
       "aktualnosci/IMG_0001-480.avif",
       "aktualnosci/IMG_0001-480.webp",
+      "aktualnosci/IMG_0001-640.avif",
+      "aktualnosci/IMG_0001-640.webp",
       "aktualnosci/IMG_0001-720.avif",
       "aktualnosci/IMG_0001-720.webp",
       "aktualnosci/IMG_0001-800.avif",
@@ -273,6 +275,8 @@ describe("editing an article", () => {
       "aktualnosci/stare-360.webp",
       "aktualnosci/stare-480.avif",
       "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-640.avif",
+      "aktualnosci/stare-640.webp",
       "aktualnosci/stare-720.avif",
       "aktualnosci/stare-720.webp",
       "aktualnosci/stare-800.avif",
@@ -304,6 +308,8 @@ describe("editing an article", () => {
       "aktualnosci/nowe-360.webp",
       "aktualnosci/nowe-480.avif",
       "aktualnosci/nowe-480.webp",
+      "aktualnosci/nowe-640.avif",
+      "aktualnosci/nowe-640.webp",
       "aktualnosci/nowe-720.avif",
       "aktualnosci/nowe-720.webp",
       "aktualnosci/nowe-960.avif",
@@ -379,6 +385,8 @@ describe("editing an article", () => {
       "aktualnosci/stare-360.webp",
       "aktualnosci/stare-480.avif",
       "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-640.avif",
+      "aktualnosci/stare-640.webp",
       "aktualnosci/stare-720.avif",
       "aktualnosci/stare-720.webp",
       "aktualnosci/stare-800.avif",
@@ -397,7 +405,7 @@ describe("deleting an article", () => {
     expect(await getArticle(created.id)).toBeNull();
     expect((await rows()).map((r) => r.deletedAt !== null)).toEqual([true]);
     expect(await missingFiles()).toEqual([]);
-    expect(await storedKeys()).toHaveLength(10);
+    expect(await storedKeys()).toHaveLength(12); // the photo, its sharing JPEG, 5 WebP and 5 AVIF widths
     expect(await deleteArticle({ id: created.id })).toMatchObject({ ok: false, status: 404 });
   });
 
@@ -413,7 +421,7 @@ describe("deleting an article", () => {
     expect((await rows()).map((r) => r.id)).toEqual([created.id]);
     expect(await getArticle(created.id)).not.toBeNull();
     expect(await missingFiles()).toEqual([]);
-    expect(await storedKeys()).toHaveLength(10);
+    expect(await storedKeys()).toHaveLength(12);
   });
 });
 
@@ -458,6 +466,8 @@ describe("disk storage failing in the middle of a save", () => {
       "aktualnosci/stare-360.webp",
       "aktualnosci/stare-480.avif",
       "aktualnosci/stare-480.webp",
+      "aktualnosci/stare-640.avif",
+      "aktualnosci/stare-640.webp",
       "aktualnosci/stare-720.avif",
       "aktualnosci/stare-720.webp",
       "aktualnosci/stare-800.avif",

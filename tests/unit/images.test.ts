@@ -93,7 +93,7 @@ describe("image pipeline", () => {
   it("makes WebP and AVIF variants no wider than the photo and a large JPEG", async () => {
     const out = await processImage(await jpeg(2000, 1500));
     expect([out.width, out.height]).toEqual([2000, 1500]);
-    expect(out.variants.map((v) => v.width)).toEqual([360, 480, 720, 960, 1600]);
+    expect(out.variants.map((v) => v.width)).toEqual([360, 480, 640, 720, 960, 1600]);
     for (const v of out.variants) {
       expect(await sharp(v.data).metadata()).toMatchObject({ format: "webp", width: v.width });
       // libvips names AVIF "heif" with the av1 compression.
@@ -225,15 +225,15 @@ describe("image pipeline", () => {
     const store = diskStorage(path.join(dir, "store"));
     const image = await storeImage(await jpeg(1200, 800), "Obóz.jpg", "galeria", store);
     expect(image).toEqual({ key: "galeria/Oboz.jpg", width: 1200, height: 800 });
-    for (const w of [360, 480, 720, 960, 1200]) expect(await store.exists(variantKey(image.key, w))).toBe(true);
-    for (const w of [360, 480, 720, 960, 1200]) expect(await store.exists(avifKey(image.key, w))).toBe(true);
+    for (const w of [360, 480, 640, 720, 960, 1200]) expect(await store.exists(variantKey(image.key, w))).toBe(true);
+    for (const w of [360, 480, 640, 720, 960, 1200]) expect(await store.exists(avifKey(image.key, w))).toBe(true);
     const again = await storeImage(await jpeg(1200, 800), "Obóz.jpg", "galeria", store);
     expect(again.key).toBe("galeria/Oboz_1.jpg");
 
     const view = imageView(image, store);
     expect(view.srcSet).toBe(
-      "/pliki/galeria/Oboz-360.webp 360w, /pliki/galeria/Oboz-480.webp 480w, /pliki/galeria/Oboz-720.webp 720w, " +
-        "/pliki/galeria/Oboz-960.webp 960w, /pliki/galeria/Oboz-1200.webp 1200w",
+      "/pliki/galeria/Oboz-360.webp 360w, /pliki/galeria/Oboz-480.webp 480w, /pliki/galeria/Oboz-640.webp 640w, " +
+        "/pliki/galeria/Oboz-720.webp 720w, /pliki/galeria/Oboz-960.webp 960w, /pliki/galeria/Oboz-1200.webp 1200w",
     );
     // AVIF is offered only once every stored photo is known to have it.
     expect(view.avifSrcSet).toBe("");
@@ -242,8 +242,8 @@ describe("image pipeline", () => {
     offerAvif(true);
     try {
       expect(imageView(image, store).avifSrcSet).toBe(
-        "/pliki/galeria/Oboz-360.avif 360w, /pliki/galeria/Oboz-480.avif 480w, /pliki/galeria/Oboz-720.avif 720w, " +
-          "/pliki/galeria/Oboz-960.avif 960w, /pliki/galeria/Oboz-1200.avif 1200w",
+        "/pliki/galeria/Oboz-360.avif 360w, /pliki/galeria/Oboz-480.avif 480w, /pliki/galeria/Oboz-640.avif 640w, " +
+          "/pliki/galeria/Oboz-720.avif 720w, /pliki/galeria/Oboz-960.avif 960w, /pliki/galeria/Oboz-1200.avif 1200w",
       );
     } finally {
       offerAvif(false);

@@ -1,4 +1,4 @@
-// The WebP widths added after photos were stored (360 and 720) and the AVIF
+// The WebP widths added after photos were stored (360, 640 and 720) and the AVIF
 // variants: made at upload, made for photos stored before them, and a
 // srcset that names only files that exist.
 import sharp from "sharp";
@@ -31,9 +31,9 @@ const jpeg = (width: number, height: number) =>
 
 const args = (path: string, params: Record<string, string> = {}) => ({ request: request(path), params, context: {} });
 
-const NEW_WIDTHS = [360, 720];
+const NEW_WIDTHS = [360, 640, 720];
 
-/** Stores a photo as the app stored it before 360 and 720 px variants existed. */
+/** Stores a photo as the app stored it before 360, 640 and 720 px variants existed. */
 async function storedTheOldWay(width: number, height: number, name: string, folder: string): Promise<StoredImage> {
   const image = await storeImage(await jpeg(width, height), name, folder);
   for (const w of NEW_WIDTHS) await storage().delete(variantKey(image.key, w));
@@ -65,7 +65,7 @@ afterEach(() => offerAvif(false));
 describe("WebP widths for phones", () => {
   it("are made at upload, each at its width", async () => {
     const image = await storeImage(await jpeg(3000, 2000), "nowe.jpg", "aktualnosci");
-    for (const w of [360, 480, 720, 960, 1600]) expect(await widthOf(variantKey(image.key, w))).toBe(w);
+    for (const w of [360, 480, 640, 720, 960, 1600]) expect(await widthOf(variantKey(image.key, w))).toBe(w);
   });
 
   it("are made for photos stored before them, once, and every srcset names only stored files", async () => {
@@ -79,7 +79,7 @@ describe("WebP widths for phones", () => {
       for (const w of NEW_WIDTHS) expect(await storage().exists(variantKey(i.key, w))).toBe(false);
     }
 
-    expect(await backfillVariants()).toEqual({ skipped: false, made: 6, failed: 0 });
+    expect(await backfillVariants()).toEqual({ skipped: false, made: 9, failed: 0 });
     for (const i of [article, album, history]) {
       for (const w of NEW_WIDTHS) expect(await widthOf(variantKey(i.key, w))).toBe(w);
     }
@@ -97,6 +97,7 @@ describe("WebP widths for phones", () => {
       about.photos[0].srcSet,
     ];
     expect(srcSets[0]).toContain("-360.webp 360w");
+    expect(srcSets[0]).toContain("-640.webp 640w");
     expect(srcSets[0]).toContain("-720.webp 720w");
     for (const srcSet of srcSets) expect(await missingFromSrcSet(srcSet)).toEqual([]);
 
@@ -111,7 +112,7 @@ describe("WebP widths for phones", () => {
     const image = await storedTheOldWay(1000, 800, "razem.jpg", "aktualnosci");
     await insertArticle({ imageKey: image.key, imageWidth: image.width, imageHeight: image.height });
     const runs = await Promise.all([backfillVariants(), backfillVariants(), backfillVariants()]);
-    expect(runs.filter((r) => !r.skipped)).toEqual([{ skipped: false, made: 2, failed: 0 }]);
+    expect(runs.filter((r) => !r.skipped)).toEqual([{ skipped: false, made: 3, failed: 0 }]);
     expect(runs.filter((r) => r.skipped)).toHaveLength(2);
   });
 
@@ -152,8 +153,8 @@ describe("AVIF variants", () => {
     for (const view of await publicSrcSets(a.id)) expect(view.avifSrcSet).toBe("");
 
     const before = await currentContentVersion();
-    // 1600 px: all five widths; 800 px: 360, 480, 720, 800; 1200 px: 360, 480, 720, 960, 1200.
-    expect(await backfillAvifVariants()).toEqual({ skipped: false, made: 14, failed: 0 });
+    // 1600 px: all six widths; 800 px: 360, 480, 640, 720, 800; 1200 px: 360, 480, 640, 720, 960, 1200.
+    expect(await backfillAvifVariants()).toEqual({ skipped: false, made: 17, failed: 0 });
     // Cached pages are made again, now with AVIF.
     expect(await currentContentVersion()).not.toBe(before);
     expect(await widthOf(avifKey(article.key, 720), "heif")).toBe(720);
@@ -189,7 +190,7 @@ describe("AVIF variants", () => {
     await insertGallery({ title: "Album" }, [{ name: "a", key: good.key }]);
     await insertHistoryPhoto("h", good.key);
 
-    expect(await backfillAvifVariants()).toEqual({ skipped: false, made: 5, failed: 1 });
+    expect(await backfillAvifVariants()).toEqual({ skipped: false, made: 6, failed: 1 });
     for (const view of await publicSrcSets(a.id)) expect(view.avifSrcSet).toBe("");
     expect(await (await db()).select().from(imageBackfills)).not.toContainEqual(
       expect.objectContaining({ name: AVIF_BACKFILL }),
