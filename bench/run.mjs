@@ -17,6 +17,7 @@
 //   BENCH_WARMUP=3                    seconds of wrk before each measured run
 //   BENCH_CONNECTIONS=50              wrk connections (2 threads)
 //   BENCH_GZIP=1                      wrk sends Accept-Encoding: gzip (nginx then gzips too)
+//   BENCH_LH_RUNS=3                   Lighthouse runs per page; the run with the median LCP is reported
 //   PAGE_CACHE_MB=0                   the app without its page cache (every view rendered)
 //   CHROME_PATH=/usr/bin/chromium     browser for Lighthouse and the weights
 //   TEST_DATABASE_URL                 Postgres server to create the database on
@@ -54,6 +55,9 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? Math.min(3, DURATION));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const THREADS = 2;
 const GZIP = ["1", "true", "yes"].includes(process.env.BENCH_GZIP ?? "");
+// Lighthouse simulates the slow network from one observed load, so one run's
+// LCP moves by a few hundred ms; Lighthouse's own advice is the median of several.
+const LH_RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS ?? 3));
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const CHROME_FLAGS = [
   "--headless",
@@ -104,6 +108,12 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 // ---------------------------------------------------------------- helpers
 
 const kib = (bytes) => (bytes == null ? "–" : (bytes / 1024).toFixed(1));
+/** The median run's LCP in seconds, with every run's range when there were several. */
+const lcpCell = (x) => {
+  const s = (v) => (v / 1000).toFixed(2);
+  const runs = x.lcpRunsMs ?? [x.lcpMs];
+  return runs.length > 1 ? `${s(x.lcpMs)} (${s(runs[0])}–${s(runs.at(-1))})` : s(x.lcpMs);
+};
 const fmt = (x) =>
   x == null || Number.isNaN(x)
     ? "–"
@@ -384,13 +394,30 @@ async function main() {
     for (const p of publicPages) {
       const name = label(p).replace(/^\/$/, "index").replace(/^\//, "").replace(/[/:]+/g, "_");
       stopIfInterrupted();
-      log(`lighthouse ${label(p)}…`);
+      log(`lighthouse ${label(p)}${LH_RUNS > 1 ? ` (${LH_RUNS} runs)` : ""}…`);
       try {
-        results.lighthouse[label(p)] = await runLighthouse(server.base + p, path.join(dir, name), {
-          chromePath: CHROME_PATH,
-          chromeFlags: CHROME_FLAGS,
-          track: running,
-        });
+        const runs = [];
+        for (let i = 0; i < LH_RUNS; i++) {
+          stopIfInterrupted();
+          // No dot in the name: Lighthouse cuts what follows one as an extension.
+          const base = path.join(dir, LH_RUNS > 1 ? `${name}-run${i + 1}` : name);
+          runs.push({
+            base,
+            ...(await runLighthouse(server.base + p, base, {
+              chromePath: CHROME_PATH,
+              chromeFlags: CHROME_FLAGS,
+              track: running,
+            })),
+          });
+        }
+        // The median run by LCP stands for the page; its reports keep the page's name.
+        const lcps = runs.map((x) => x.lcpMs).sort((a, b) => a - b);
+        const { base, ...median } = [...runs].sort((a, b) => a.lcpMs - b.lcpMs)[Math.floor((runs.length - 1) / 2)];
+        if (LH_RUNS > 1) {
+          for (const ext of ["report.json", "report.html"])
+            fs.copyFileSync(`${base}.${ext}`, path.join(dir, `${name}.${ext}`));
+        }
+        results.lighthouse[label(p)] = { ...median, lcpRunsMs: lcps };
       } catch (error) {
         stopIfInterrupted();
         results.lighthouse[label(p)] = { error: error.message };
@@ -568,6 +595,7 @@ function buildReport(r, { notes, publicPages, label, canNginx }) {
       "Scores 0–100; JS = transfer size of script files (Lighthouse) + inline scripts gzipped (from the HTML). " +
         "This machine has no internet: third-party frames (map, calendar) cannot load, so they add nothing here. " +
         "Simulated throttling scales the main-thread time observed on this machine (4× CPU slowdown), so LCP and TBT vary between runs when the machine is busy. " +
+        `Each page ran ${LH_RUNS} time(s): the figures are those of the run with the median LCP, the range in brackets is every run's LCP. ` +
         "Full reports in bench/out/lighthouse/.",
       "",
     );
@@ -595,7 +623,7 @@ function buildReport(r, { notes, publicPages, label, canNginx }) {
                 x.accessibility,
                 x.bestPractices,
                 x.seo,
-                (x.lcpMs / 1000).toFixed(2),
+                lcpCell(x),
                 x.tbtMs.toFixed(0),
                 x.cls.toFixed(3),
                 kib(x.totalBytes),
@@ -695,8 +723,9 @@ function targets(r) {
     }
     const slow = lh.filter(([, x]) => x.lcpMs > 1000);
     const worstLcp = lh.reduce((a, b) => (b[1].lcpMs > a[1].lcpMs ? b : a));
+    const worstRun = Math.max(...lh.flatMap(([, x]) => x.lcpRunsMs ?? [x.lcpMs]));
     lines.push(
-      `${mark(slow.length === 0)} LCP ≤ 1.0 s on every page: slowest ${(worstLcp[1].lcpMs / 1000).toFixed(2)} s on ${worstLcp[0]}${slow.length ? ` (${slow.length} page(s) over)` : ""}.`,
+      `${mark(slow.length === 0)} LCP ≤ 1.0 s on every page (median of ${LH_RUNS}): slowest ${(worstLcp[1].lcpMs / 1000).toFixed(2)} s on ${worstLcp[0]}${slow.length ? ` (${slow.length} page(s) over)` : ""}; slowest single run ${(worstRun / 1000).toFixed(2)} s.`,
     );
   }
   const home = r.weight["/"];
