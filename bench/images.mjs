@@ -12,6 +12,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { VARIANT_WIDTHS } from "../app/lib/image-variants";
 
 const WIDTH = 4000;
 const HEIGHT = 3000;
@@ -91,7 +92,7 @@ async function main() {
         `, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? "unset"}.`,
     );
     console.log(
-      "Each row: best of 3 runs in a fresh process (storeImage to local disk: large JPEG + WebP and AVIF 360/480/720/960/1600).\n",
+      `Each row: best of 3 runs in a fresh process (storeImage to local disk: large JPEG + WebP and AVIF ${VARIANT_WIDTHS.join("/")}).\n`,
     );
     const head = ["case", "time", "peak RSS (MB)"];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

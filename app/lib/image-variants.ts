@@ -13,7 +13,7 @@
  * card is 294–346 px wide on a phone and browsers take the first file at
  * least as wide as the card times the screen's density: 640 px serves a
  * card up to 320 px at 2× and 365 px at 1.75× (a 375 px phone's card is
- * 309 px) at three quarters of the 720 px file's bytes, which the first
+ * 309 px) at four fifths of the 720 px file's bytes, which the first
  * screen's photo needs on a slow connection. 480, 960 and 1600 were the
  * first widths, kept so files stored
  * with them stay named. Images stored before a width existed get it from a
