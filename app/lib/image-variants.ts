@@ -15,9 +15,9 @@
  * card up to 320 px at 2× and 365 px at 1.75× (a 375 px phone's card is
  * 309 px) at four fifths of the 720 px file's bytes, which the first
  * screen's photo needs on a slow connection. 480, 960 and 1600 were the
- * first widths, kept so files stored
- * with them stay named. Images stored before a width existed get it from a
- * backfill at start (app/features/images/variant-backfill.server.ts).
+ * first widths, kept so files stored with them stay named. Images stored
+ * before a width existed get it from a backfill at start
+ * (app/features/images/variant-backfill.server.ts).
  */
 export const VARIANT_WIDTHS = [360, 480, 640, 720, 960, 1600] as const;
 export const LARGE_MAX = 2560;
@@ -40,8 +40,8 @@ export const WEBP_QUALITY = 60;
  * Effort 2 of 9 keeps the encoding to a fraction of a second per width;
  * higher efforts cost many times that for a few per cent.
  */
-export const AVIF_QUALITY = 45;
-export const AVIF_SMALL_QUALITY = 30;
+const AVIF_QUALITY = 45;
+const AVIF_SMALL_QUALITY = 30;
 const AVIF_SMALL_MAX = 720;
 
 /** AVIF quality of the variant of this width. */
