@@ -3,6 +3,8 @@
 import js from "@eslint/js";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
+import redos from "eslint-plugin-redos";
+import regexp from "eslint-plugin-regexp";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
@@ -21,6 +23,21 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // A pattern that backtracks super-linearly on a hostile input stops the
+    // one thread every visitor shares (a Host header, an article's text).
+    // The product's code only: tests and benchmarks read no stranger's input.
+    files: ["app/**", "server/**", "scripts/**"],
+    // regexp's rules skip bounded quantifiers such as `{0,62}`, which is how
+    // an exponential Host check once slipped through; recheck's automaton
+    // and fuzzing see those too.
+    plugins: { regexp, redos },
+    rules: {
+      "redos/no-vulnerable": "error",
+      "regexp/no-super-linear-backtracking": ["error", { report: "potential" }],
+      "regexp/no-super-linear-move": ["error", { report: "potential", ignorePartial: false, ignoreSticky: false }],
+    },
+  },
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isIP, type Socket } from "node:net";
 import { pinoHttp } from "pino-http";
+import { FALLBACK_PAGES } from "~/http/fallback-pages.server";
+import { firstEntry, parseHost } from "~/http/host.server";
 import { pageCache } from "~/http/page-cache.server";
 import { baseSecurityHeaders } from "~/http/security-headers.server";
 import { requestContext } from "~/http/request-context.server";
@@ -16,7 +18,10 @@ import { logger } from "~/services/logger.server";
  * - the security headers the app did not set itself, on every response,
  *   static files and redirects included;
  * - a Polish page for an address that cannot be decoded (Express would
- *   answer in English);
+ *   answer in English), and a Polish 400 for a Host a browser would never
+ *   send (Remix would throw on it: a 500 with a stack);
+ * - X-Forwarded-Host only from our own proxy (TRUST_PROXY=1): otherwise it
+ *   is removed, so no client can choose the host that pages print;
  * - a Polish 403 page for a write whose Origin names another host (Remix
  *   would throw on it and answer 500, logging a stack as an error);
  * - the client's address, handed to the app through requestContext;
@@ -29,10 +34,6 @@ type Next = () => void;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
-const BAD_ADDRESS_PAGE = `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Nie znaleziono strony – Kościół Zielonoświątkowy w Wieliczce</title></head><body><main><h1>Nie znaleziono strony</h1><p>Adres jest nieprawidłowy.</p><p><a href="/">Wróć na stronę główną</a></p></main></body></html>`;
-
-const CROSS_SITE_PAGE = `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Nieprawidłowe żądanie – Kościół Zielonoświątkowy w Wieliczce</title></head><body><main><h1>Nieprawidłowe żądanie</h1><p>Formularz wysłano z innej strony. Otwórz go na tej stronie i spróbuj ponownie.</p><p><a href="/">Wróć na stronę główną</a></p></main></body></html>`;
-
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
@@ -44,8 +45,7 @@ function isCrossSiteWrite(req: IncomingMessage): boolean {
   if (!WRITES.has(req.method ?? "")) return false;
   const origin = req.headers.origin;
   if (!origin) return false;
-  const forwarded = req.headers["x-forwarded-host"];
-  const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || req.headers.host;
+  const host = firstEntry(req.headers["x-forwarded-host"]) || req.headers.host;
   try {
     return origin === "null" || !host || new URL(origin).host !== host;
   } catch {
@@ -161,6 +161,13 @@ export function finishReadingBody(req: IncomingMessage, res: ServerResponse, max
   });
 }
 
+function answer(res: ServerResponse, status: number, page: string) {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.end(page);
+}
+
 /** Handles a request before remix-serve's app does; `next` hands it on. */
 export function frontDoor(req: IncomingMessage, res: ServerResponse, next: Next) {
   accessLog(req, res);
@@ -169,23 +176,20 @@ export function frontDoor(req: IncomingMessage, res: ServerResponse, next: Next)
   try {
     decodeURIComponent(pathOf(req));
   } catch {
-    res.statusCode = 404;
-    res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("Cache-Control", "no-store");
-    res.end(BAD_ADDRESS_PAGE);
-    return;
+    return answer(res, 404, FALLBACK_PAGES.badAddress);
+  }
+  if (!config().trustProxy) delete req.headers["x-forwarded-host"];
+  const forwardedHost = req.headers["x-forwarded-host"];
+  if (!parseHost(req.headers.host) || (forwardedHost !== undefined && !parseHost(firstEntry(forwardedHost)))) {
+    return answer(res, 400, FALLBACK_PAGES.badHost);
   }
   if (isCrossSiteWrite(req)) {
     logger.warn(
       { method: req.method, path: pathOf(req), origin: String(req.headers.origin).slice(0, 200) },
       "cross-site post refused",
     );
-    res.statusCode = 403;
-    res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("Cache-Control", "no-store");
     // Node reads and discards the unread body after the answer, so the browser sees this page.
-    res.end(CROSS_SITE_PAGE);
-    return;
+    return answer(res, 403, FALLBACK_PAGES.crossSite);
   }
   requestContext.run({ clientAddress: clientAddressOf(req) }, () => {
     pageCache()

@@ -1,6 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import { church } from "~/content/church";
+import { parseHost } from "~/http/host.server";
 import { acceptPolicyCookie } from "~/http/cookie-notice.server";
 import { PUBLIC_CACHE, etagMatches } from "~/http/cache.server";
 import { SESSION_COOKIE_NAMES } from "~/features/auth/session.server";
@@ -44,8 +45,6 @@ interface Entry {
 
 type Next = () => void;
 
-// Hosts as browsers send them: a name or an IPv4 address, or [IPv6], and a port.
-const PLAIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,62}\.?)*|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
 // What Remix and Express would print or answer differently by; never kept.
 const PER_RESPONSE = new Set([
   "connection",
@@ -119,9 +118,9 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
     }
     let host = "";
     if (hostInPages) {
-      const h = req.headers.host;
-      if (!h || !PLAIN_HOST.test(h) || req.headers["x-forwarded-host"] !== undefined) return null;
-      host = h.toLowerCase();
+      const h = parseHost(req.headers.host);
+      if (!h || req.headers["x-forwarded-host"] !== undefined) return null;
+      host = h.port === null ? h.name : `${h.name}:${h.port}`;
     }
     const cookie = req.headers.cookie;
     let accepted = false;

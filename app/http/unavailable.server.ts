@@ -1,8 +1,6 @@
-import { church } from "~/content/church";
+import { FALLBACK_PAGES } from "~/http/fallback-pages.server";
 import { applySecurityHeaders } from "~/http/security-headers.server";
 import { DatabaseUnavailableError } from "~/services/db.server";
-
-const PAGE = `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Serwis chwilowo niedostępny – ${church.name}</title></head><body><main><h1>Serwis chwilowo niedostępny</h1><p>Baza danych jest chwilowo niedostępna. Spróbuj ponownie za kilka sekund.</p><p><a href="/">Wróć na stronę główną</a></p></main></body></html>`;
 
 /**
  * The answer while the database cannot be reached: a small Polish page that
@@ -15,7 +13,7 @@ export function unavailableResponse(): Response {
     "Retry-After": "5",
   });
   applySecurityHeaders(headers);
-  return new Response(PAGE, { status: 503, headers });
+  return new Response(FALLBACK_PAGES.unavailable, { status: 503, headers });
 }
 
 /**

@@ -53,16 +53,25 @@ export type TextPart = { kind: "text"; value: string } | { kind: "link"; href: s
 
 const URL_PATTERN = /https?:\/\/[^\s<>"]+/g;
 // Punctuation that usually ends a sentence rather than the address.
-const TRAILING = /[.,;:!?)\]}'"]+$/;
+const TRAILING = new Set(".,;:!?)]}'\"");
+
+/**
+ * `text` without the run of characters at its end for which `drop` holds.
+ * A loop, not `/[…]+$/`: that pattern restarts at every character of a long
+ * run that is followed by something else, quadratic time on hostile text.
+ */
+export function trimEndWhile(text: string, drop: (char: string) => boolean): string {
+  let end = text.length;
+  while (end > 0 && drop(text[end - 1])) end--;
+  return text.slice(0, end);
+}
 
 /** Splits text into plain parts and http(s) links, for rendering without innerHTML. */
 export function splitLinks(text: string): TextPart[] {
   const parts: TextPart[] = [];
   let last = 0;
   for (const match of text.matchAll(URL_PATTERN)) {
-    let href = match[0];
-    const trailing = href.match(TRAILING)?.[0] ?? "";
-    href = href.slice(0, href.length - trailing.length);
+    const href = trimEndWhile(match[0], (c) => TRAILING.has(c));
     const start = match.index!;
     if (start > last) parts.push({ kind: "text", value: text.slice(last, start) });
     parts.push({ kind: "link", href });

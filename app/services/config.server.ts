@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH, type PasswordProblem, passwordProblem } from "~/features/auth/password-rule.server";
+import { trimEndWhile } from "~/lib/text";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -62,7 +63,7 @@ const schema = z
         .string()
         .trim()
         .refine(isPublicUrl, "must be an absolute http:// or https:// address without ?query or #fragment")
-        .transform((v) => v.replace(/\/+$/, ""))
+        .transform((v) => trimEndWhile(v, (c) => c === "/"))
         .optional(),
     ),
   })

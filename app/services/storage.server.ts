@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import type { S3Client, S3ClientConfig } from "@aws-sdk/client-s3";
 import { config } from "~/services/config.server";
 import { FILES_PATH } from "~/lib/paths";
+import { trimEndWhile } from "~/lib/text";
 
 export interface StoredObject {
   body: Readable;
@@ -188,7 +189,7 @@ function isNotFound(error: unknown): boolean {
 function defaultS3Base(o: S3StorageOptions): string {
   if (!o.endpoint) return `https://${o.bucket}.s3.${o.region}.amazonaws.com`;
   const url = new URL(o.endpoint);
-  const base = url.pathname.replace(/\/+$/, "");
+  const base = trimEndWhile(url.pathname, (c) => c === "/");
   if (o.forcePathStyle) return `${url.protocol}//${url.host}${base}/${o.bucket}`;
   return `${url.protocol}//${o.bucket}.${url.host}${base}`;
 }
@@ -197,7 +198,7 @@ type S3Sdk = typeof import("@aws-sdk/client-s3");
 
 export function s3Storage(options: S3StorageOptions): S3Storage {
   const Bucket = options.bucket;
-  const base = (options.publicUrl ?? defaultS3Base(options)).replace(/\/+$/, "");
+  const base = trimEndWhile(options.publicUrl ?? defaultS3Base(options), (c) => c === "/");
   // The SDK is loaded only when S3 is used: it adds some 20 MB to a server
   // that keeps its files on disk.
   let ready: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;

@@ -129,6 +129,18 @@ function finishingBody(request: Request): Request {
 }
 
 /**
+ * The boundary of a `multipart/form-data` Content-Type, read as Remix's
+ * parser reads it (`type; boundary=…`), or null. Read by hand: the header
+ * is the client's, and `/\s*;\s*boundary=/` backtracks on long runs of spaces.
+ */
+export function multipartBoundary(header: string): string | null {
+  const semi = header.indexOf(";");
+  if (semi === -1 || header.slice(0, semi).trimEnd() !== "multipart/form-data") return null;
+  const rest = header.slice(semi + 1).trimStart();
+  return rest.startsWith("boundary=") && rest.length > "boundary=".length ? rest.slice("boundary=".length) : null;
+}
+
+/**
  * Reads a multipart/form-data request part by part: files are streamed to a
  * temporary folder (never held in memory), text fields are kept in memory up
  * to a small limit. Anything over a limit or malformed becomes a failure with
@@ -145,9 +157,8 @@ export async function parseUpload(
   const fields = new URLSearchParams();
   const fail = (status: 400 | 413, message: string): UploadFailure => ({ ok: false, status, message, fields });
 
-  // Same reading of the header as Remix's parser.
-  const [type, boundary] = (request.headers.get("Content-Type") ?? "").split(/\s*;\s*boundary=/);
-  if (type !== "multipart/form-data" || !boundary || !request.body) return fail(400, UPLOAD_MESSAGES.malformed);
+  const boundary = multipartBoundary(request.headers.get("Content-Type") ?? "");
+  if (!boundary || !request.body) return fail(400, UPLOAD_MESSAGES.malformed);
   const declared = Number(request.headers.get("Content-Length"));
   if (declared > limits.maxTotalBytes) {
     await request.body.cancel().catch(() => {});

@@ -25,14 +25,25 @@ let common: Set<string> | undefined;
 // Built on first use and kept: a set of some 49,000 short strings.
 const commonPasswords = () => (common ??= new Set(dictionary["passwords-common"].map((p) => p.toLowerCase())));
 
-const AROUND = /^[\p{N}\p{P}\p{S}\s]+|[\p{N}\p{P}\p{S}\s]+$/gu;
+// Digits, punctuation, symbols and spaces put around a common password.
+const FILLER = /^[\p{N}\p{P}\p{S}\s]$/u;
+
+/** `text` without filler at either end, by code point (a `+$` pattern would backtrack quadratically). */
+function withoutFillerAround(text: string): string {
+  const chars = [...text];
+  let start = 0;
+  let end = chars.length;
+  while (start < end && FILLER.test(chars[start])) start++;
+  while (end > start && FILLER.test(chars[end - 1])) end--;
+  return chars.slice(start, end).join("");
+}
 
 /** What is wrong with `password` as a new password, or null. */
 export function passwordProblem(password: string): PasswordProblem | null {
   if ([...password].length < PASSWORD_MIN_LENGTH) return "short";
   if (password.length > PASSWORD_MAX_LENGTH) return "long";
   const lower = password.toLowerCase();
-  const core = lower.replace(AROUND, "");
+  const core = withoutFillerAround(lower);
   if (commonPasswords().has(lower) || commonPasswords().has(core)) return "common";
   if (/^(.{1,4})\1+$/su.test(lower)) return "common";
   return null;

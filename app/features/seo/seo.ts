@@ -7,7 +7,7 @@
  */
 import type { MetaArgs, MetaDescriptor } from "@remix-run/node";
 import { type Meeting, church } from "~/content/church";
-import { dateFormat } from "~/lib/text";
+import { dateFormat, trimEndWhile } from "~/lib/text";
 import { HOME_PATH, NEWS_PATH, RSS_PATH, articlePath, isPastorPath } from "~/lib/paths";
 
 export const RSS_TITLE = `Aktualności – ${church.name}`;
@@ -41,7 +41,7 @@ export function absoluteUrl(origin: string, pathOrUrl: string): string {
 
 /** The one address of a page: no trailing slash, no query except the page number of the news list. */
 export function canonicalPath(rawPathname: string, search: string): string {
-  const pathname = rawPathname.length > 1 ? rawPathname.replace(/\/+$/, "") || "/" : rawPathname;
+  const pathname = rawPathname.length > 1 ? trimEndWhile(rawPathname, (c) => c === "/") || "/" : rawPathname;
   const page = new URLSearchParams(search).get("strona");
   return pathname === NEWS_PATH && page && page !== "1" ? `${pathname}?strona=${page}` : pathname;
 }
