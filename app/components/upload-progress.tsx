@@ -1,5 +1,6 @@
 import { useNavigate } from "@remix-run/react";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
+import { shrinkFormPhotos } from "~/lib/shrink-photo";
 
 /**
  * Upload forms (a photo plus text) sent with a progress bar.
@@ -32,7 +33,13 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
 
 export const UPLOAD_FAILED_MESSAGE = "Nie udało się wysłać formularza. Sprawdź połączenie i spróbuj ponownie.";
 
-type Phase = "idle" | "uploading" | "processing" | "done";
+type Phase = "idle" | "preparing" | "uploading" | "processing" | "done";
+
+/**
+ * Waits before the second and third try of a photo the network lost
+ * (the album editor): a weak signal often comes back within seconds.
+ */
+export const retryWaits = () => [1000, 4000];
 
 export interface UploadForm<Refusal> {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
@@ -122,35 +129,46 @@ export function useUploadForm<Refusal>(url: string): UploadForm<Refusal> {
       if (sending.current) return;
       // With the pressed button's name and value, as the browser would send them.
       const submitter = (event.nativeEvent as SubmitEvent).submitter;
-      const body = new FormData(event.currentTarget, submitter instanceof HTMLButtonElement ? submitter : null);
-      setPhase("uploading");
+      const typed = new FormData(event.currentTarget, submitter instanceof HTMLButtonElement ? submitter : null);
+      // Taken before the first await: a second submit meanwhile is ignored.
+      const pending = new XMLHttpRequest();
+      sending.current = pending;
+      setPhase("preparing");
       setProgress(0);
       // The previous answer goes, so the next one is announced afresh.
       setData(undefined);
       setFailure(null);
-      void postWithProgress(url, body, {
-        onStart: (xhr) => (sending.current = xhr),
-        onProgress: setProgress,
-        // Sent; the server now checks and scales the photo.
-        onSent: () => {
-          setProgress(1);
-          setPhase("processing");
-        },
-      }).then((answer) => {
-        sending.current = null;
-        if (!mounted.current) return;
-        // Checked field by field: the body may come from anything between us and the server.
-        const reply: { redirectTo?: unknown; refused?: unknown } = isObject(answer?.json) ? answer.json : {};
-        if (answer?.status === 200 && typeof reply.redirectTo === "string") {
-          setPhase("done");
-          navigate(reply.redirectTo);
-          return;
-        }
-        setPhase("idle");
-        setProgress(null);
-        if (answer && answer.status >= 400 && isObject(reply.refused)) setData(reply.refused as Refusal);
-        else setFailure(UPLOAD_FAILED_MESSAGE);
-      });
+      // A phone's photo leaves small (app/lib/shrink-photo.ts); the server still checks everything.
+      void shrinkFormPhotos(typed)
+        .catch(() => typed)
+        .then((body) => {
+          if (!mounted.current || sending.current !== pending) return null;
+          setPhase("uploading");
+          return postWithProgress(url, body, {
+            onStart: (xhr) => (sending.current = xhr),
+            onProgress: setProgress,
+            // Sent; the server now checks and scales the photo.
+            onSent: () => {
+              setProgress(1);
+              setPhase("processing");
+            },
+          });
+        })
+        .then((answer) => {
+          sending.current = null;
+          if (!mounted.current) return;
+          // Checked field by field: the body may come from anything between us and the server.
+          const reply: { redirectTo?: unknown; refused?: unknown } = isObject(answer?.json) ? answer.json : {};
+          if (answer?.status === 200 && typeof reply.redirectTo === "string") {
+            setPhase("done");
+            navigate(reply.redirectTo);
+            return;
+          }
+          setPhase("idle");
+          setProgress(null);
+          if (answer && answer.status >= 400 && isObject(reply.refused)) setData(reply.refused as Refusal);
+          else setFailure(UPLOAD_FAILED_MESSAGE);
+        });
     },
     [url, navigate],
   );
@@ -169,11 +187,13 @@ export function UploadProgress({
   if (upload.phase === "idle") return null;
   const percent = upload.progress === null ? null : Math.round(upload.progress * 100);
   const label =
-    upload.phase === "uploading"
-      ? `Wysyłanie${percent === null ? "…" : `: ${percent}%`}`
-      : upload.phase === "processing"
-        ? "Przetwarzanie zdjęcia…"
-        : "Zapisano.";
+    upload.phase === "preparing"
+      ? "Przygotowanie zdjęcia…"
+      : upload.phase === "uploading"
+        ? `Wysyłanie${percent === null ? "…" : `: ${percent}%`}`
+        : upload.phase === "processing"
+          ? "Przetwarzanie zdjęcia…"
+          : "Zapisano.";
   return (
     <div className="upload-progress" role="status">
       <label htmlFor={id}>{label}</label>

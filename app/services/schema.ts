@@ -247,10 +247,14 @@ export const galleryDraftImages = pgTable(
     height: integer("height").notNull(),
     // What a screen reader says of the photo; empty means the album title and position.
     alt: text("alt").notNull().default(""),
+    // The editor script's id for one chosen file: a retried upload whose
+    // first try did arrive finds its photo instead of adding it twice.
+    uploadId: text("upload_id"),
   },
   (t) => [
     // The key identifies an image in the editor's buttons.
     uniqueIndex("gallery_draft_images_draft_key").on(t.draftId, t.imageKey),
+    uniqueIndex("gallery_draft_images_draft_upload").on(t.draftId, t.uploadId),
     index("gallery_draft_images_key_idx").on(t.imageKey),
   ],
 );

@@ -5,7 +5,7 @@ import { logger } from "~/services/logger.server";
 import { type Storage, storage } from "~/services/storage.server";
 import { GALLERY_MESSAGES } from "~/features/galleries/album-values";
 import { type RefusedFile, batchReport } from "~/features/galleries/constants";
-import { addDraftImage } from "~/features/galleries/drafts.server";
+import { addDraftImage, uploadedBefore } from "~/features/galleries/drafts.server";
 import { type EditorImage, GALLERY_FOLDER } from "~/features/galleries/galleries.server";
 
 export interface UploadedPhoto {
@@ -14,6 +14,12 @@ export interface UploadedPhoto {
   /** A temporary file on local disk. */
   path: string;
 }
+
+const answerFor = (row: { name: string; imageKey: string; width: number; height: number }): PhotoResult => ({
+  name: row.name,
+  ok: true,
+  image: { key: row.imageKey, name: row.name, width: row.width, height: row.height, alt: "" },
+});
 
 export type PhotoResult =
   { name: string; ok: true; image: EditorImage } | { name: string; ok: false; reason: string; heic?: boolean };
@@ -45,9 +51,12 @@ export async function addPhotos(
     folder,
     startDraft,
     photos,
+    uploadId = null,
   }: {
     draftId: string | null;
     folder: string;
+    /** The script's id of a single file's upload: a retry of it never adds the photo twice. */
+    uploadId?: string | null;
     /** Creates the draft when the first photo is stored; null when that is no longer possible. */
     startDraft: () => Promise<string | null>;
     photos: UploadedPhoto[];
@@ -56,6 +65,9 @@ export async function addPhotos(
 ): Promise<{ draftId: string | null; results: PhotoResult[]; gone: boolean }> {
   const results: PhotoResult[] = [];
   let gone = false;
+  // A retry whose first try arrived: the photo is already in the draft.
+  const earlier = uploadId && draftId && photos.length === 1 ? await uploadedBefore(draftId, uploadId) : null;
+  if (earlier) return { draftId, results: [answerFor(earlier)], gone };
   for (const photo of photos) {
     const name = displayName(photo.name);
     if (gone) {
@@ -77,16 +89,14 @@ export async function addPhotos(
     }
     try {
       draftId ??= await startDraft();
-      if (draftId && (await addDraftImage({ draftId, name, image: stored }, store))) {
-        results.push({
-          name,
-          ok: true,
-          image: { key: stored.key, name, width: stored.width, height: stored.height, alt: "" },
-        });
+      const id = photos.length === 1 ? uploadId : null;
+      const added = draftId ? await addDraftImage({ draftId, name, image: stored, uploadId: id }, store) : "gone";
+      if (added !== "gone") {
+        results.push(answerFor(added));
         continue;
       }
       gone = true;
-      await deleteImage(stored, store).catch(() => {});
+      if (!draftId) await deleteImage(stored, store).catch(() => {});
       results.push({ name, ok: false, reason: GALLERY_MESSAGES.storeFailed });
     } catch (error) {
       // The database failed after the files were written: remove them, then answer as the database did.

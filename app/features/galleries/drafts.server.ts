@@ -169,30 +169,59 @@ export async function updateDraft({
 
 /** Appends a stored photo to the draft; false when the draft is gone (its files are then removed). */
 export async function addDraftImage(
-  { draftId, name, image }: { draftId: string; name: string; image: StoredImage },
+  {
+    draftId,
+    name,
+    image,
+    uploadId = null,
+  }: { draftId: string; name: string; image: StoredImage; uploadId?: string | null },
   store: Storage = storage(),
-): Promise<boolean> {
+): Promise<DraftImageRow | "gone"> {
   const added = await withDb((db) =>
     db.transaction(async (tx) => {
       // The row lock orders concurrent uploads to one draft.
-      if (!(await touchDraft(tx, draftId))) return false;
+      if (!(await touchDraft(tx, draftId))) return "gone" as const;
+      if (uploadId) {
+        const earlier = await findUpload(tx, draftId, uploadId);
+        if (earlier) return { row: earlier, fresh: false };
+      }
       const [{ last }] = await tx
         .select({ last: max(galleryDraftImages.position) })
         .from(galleryDraftImages)
         .where(eq(galleryDraftImages.draftId, draftId));
-      await tx.insert(galleryDraftImages).values({
-        draftId,
-        position: (last ?? -1) + 1,
-        name,
-        imageKey: image.key,
-        width: image.width,
-        height: image.height,
-      });
-      return true;
+      const row = { name, imageKey: image.key, width: image.width, height: image.height };
+      await tx.insert(galleryDraftImages).values({ draftId, position: (last ?? -1) + 1, uploadId, ...row });
+      return { row, fresh: true };
     }),
   );
-  if (!added) await deleteImage(image, store).catch(() => {});
-  return added;
+  // Not needed: the draft is gone, or a retry's first try already added the photo.
+  if (added === "gone" || !added.fresh) await deleteImage(image, store).catch(() => {});
+  return added === "gone" ? "gone" : added.row;
+}
+
+export interface DraftImageRow {
+  name: string;
+  imageKey: string;
+  width: number;
+  height: number;
+}
+
+async function findUpload(db: Db | Tx, draftId: string, uploadId: string): Promise<DraftImageRow | null> {
+  const [row] = await db
+    .select({
+      name: galleryDraftImages.name,
+      imageKey: galleryDraftImages.imageKey,
+      width: galleryDraftImages.width,
+      height: galleryDraftImages.height,
+    })
+    .from(galleryDraftImages)
+    .where(and(eq(galleryDraftImages.draftId, draftId), eq(galleryDraftImages.uploadId, uploadId)));
+  return row ?? null;
+}
+
+/** The photo an earlier try of this upload added to the draft, if it arrived. */
+export function uploadedBefore(draftId: string, uploadId: string): Promise<DraftImageRow | null> {
+  return withDb((db) => findUpload(db, draftId, uploadId));
 }
 
 /**

@@ -406,6 +406,13 @@ export type PhotosResponse =
     }
   | { draftId: string };
 
+/** The script's id of one file's upload: a short token, else none. */
+function uploadIdField(value: string | null): string | null {
+  if (!value || value.length > 64) return null;
+  for (const c of value) if (!/[A-Za-z0-9_-]/.test(c)) return null;
+  return value;
+}
+
 // A resource route: a plain JSON Response, whatever the router does with page data.
 const answer = (body: PhotosResponse, status = 200) =>
   Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
@@ -443,7 +450,8 @@ export async function photosAction(request: Request, user: SessionUser) {
     switch (form.fields.get("intent")) {
       case "upload": {
         if (form.files.length === 0) return answer({ error: "Nie wybrano żadnego zdjęcia." }, 400);
-        const batch = await addPhotos({ draftId, folder, startDraft, photos: form.files });
+        const uploadId = uploadIdField(form.fields.get("uploadId"));
+        const batch = await addPhotos({ draftId, folder, startDraft, photos: form.files, uploadId });
         if (batch.gone) return answer({ error: GALLERY_MESSAGES.draftGone }, 409);
         draftId = batch.draftId;
         // A report from an earlier no-script post is stale now.

@@ -11,7 +11,8 @@ import { CsrfInput, PastorBar, useCsrfToken } from "~/components/pastor";
 import { ImageList } from "~/features/galleries/editor/image-list";
 import { Report, type UploadItem, UploadList } from "~/features/galleries/editor/upload-list";
 import { useHydrated } from "~/features/galleries/editor/use-hydrated";
-import { postWithProgress } from "~/components/upload-progress";
+import { postWithProgress, retryWaits } from "~/components/upload-progress";
+import { shrinkPhoto } from "~/lib/shrink-photo";
 import { ConflictNote } from "~/components/conflict-note";
 import { GALLERY_PHOTOS_PATH, editGalleryPath } from "~/lib/paths";
 import { PublicationBadge, PublishAtField, SaveDraftButton } from "~/features/publishing/publish-controls";
@@ -51,6 +52,13 @@ export function GalleryEditor() {
   }, [data.draftId]);
 
   const [uploads, setUploads] = useState<UploadItem[]>([]);
+  // The last batch, for 'ponów' on a file the network lost.
+  const batchRef = useRef<{
+    before: string[];
+    files: File[];
+    ids: string[];
+    outcomes: Awaited<ReturnType<typeof uploadOne>>[];
+  } | null>(null);
   const [summary, setSummary] = useState<{ report: string; hint: string | null } | null>(null);
   const [scriptError, setScriptError] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -127,27 +135,42 @@ export function GalleryEditor() {
   );
 
   async function uploadOne(
-    file: File,
+    chosen: File,
     id: string,
-  ): Promise<{ image?: ClientImage; reason?: string; hint?: string | null }> {
+  ): Promise<{ image?: ClientImage; reason?: string; hint?: string | null; lost?: boolean }> {
     const update = (patch: Partial<UploadItem>) =>
       setUploads((list) => list.map((u) => (u.id === id ? { ...u, ...patch } : u)));
-    const fail = (reason: string) => {
-      update({ phase: "failed", message: `${file.name}: ${reason}` });
-      return { reason };
+    const fail = (reason: string, lost = false) => {
+      update({ phase: "failed", message: `${chosen.name}: ${reason}`, lost });
+      return { reason, lost };
     };
-    const body = new FormData();
-    commonFields(body);
-    body.append("intent", "upload");
-    body.append("zdjecia", file, file.name);
-    const res = await postWithProgress(GALLERY_PHOTOS_PATH, body, {
-      headers: { [CSRF_HEADER]: csrf },
-      onProgress: (share) =>
-        update({ phase: "uploading", loaded: Math.round((share ?? 0) * file.size), total: file.size }),
-      // Sent; the server now checks and scales the photo.
-      onSent: () => update({ phase: "processing", loaded: file.size, total: file.size }),
-    });
-    if (!res) return fail("nie udało się wysłać pliku, sprawdź połączenie");
+    update({ phase: "preparing" });
+    // What is sent: a phone's 5 MB photo leaves as about 1 MB (the bars count the bytes sent).
+    const file = await shrinkPhoto(chosen);
+    let res: Awaited<ReturnType<typeof postWithProgress>> = null;
+    // A weak signal: the same file again, after growing waits; the upload id
+    // lets the server see a retry whose first try did arrive.
+    for (const wait of [0, ...retryWaits()]) {
+      if (wait) {
+        update({ phase: "waiting", loaded: 0, total: file.size });
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+      const body = new FormData();
+      commonFields(body);
+      body.append("intent", "upload");
+      body.append("uploadId", id);
+      body.append("zdjecia", file, chosen.name);
+      res = await postWithProgress(GALLERY_PHOTOS_PATH, body, {
+        headers: { [CSRF_HEADER]: csrf },
+        onProgress: (share) =>
+          update({ phase: "uploading", loaded: Math.round((share ?? 0) * file.size), total: file.size }),
+        // Sent; the server now checks and scales the photo.
+        onSent: () => update({ phase: "processing", loaded: file.size, total: file.size }),
+      });
+      if (res && ![502, 503, 504].includes(res.status)) break;
+    }
+    if (!res) return fail("nie udało się wysłać pliku, sprawdź połączenie", true);
+    if ([502, 503, 504].includes(res.status)) return fail(`nie udało się wysłać pliku (błąd ${res.status})`, true);
     // Null for a proxy's error page, say.
     const answer = res.json as PhotosResponse | null;
     if (!answer) return fail(`nie udało się wysłać pliku (błąd ${res.status})`);
@@ -170,7 +193,7 @@ export function GalleryEditor() {
     if (files.length === 0 || uploading) return;
     if (fileRef.current) fileRef.current.value = "";
     const batch: UploadItem[] = files.map((f, i) => ({
-      id: `${Date.now()}-${i}`,
+      id: `${Date.now().toString(36)}-${i}`,
       name: f.name,
       loaded: 0,
       total: f.size,
@@ -201,12 +224,40 @@ export function GalleryEditor() {
       }),
     );
 
+    batchRef.current = { before, files, ids: batch.map((b) => b.id), outcomes };
     const refused = outcomes.flatMap((o, i) => (o.reason ? [{ name: files[i].name, reason: o.reason }] : []));
     setSummary({ report: batchReport(files.length, refused), hint: outcomes.find((o) => o.hint)?.hint ?? null });
     // Parallel uploads join the album in the order the server finished them;
     // the album keeps the order they were chosen in.
     const chosen = outcomes.flatMap((o) => (o.image ? [o.image.key] : []));
     if (chosen.length > 1) await saveOrder([...before, ...chosen]);
+    setUploading(false);
+    refresh();
+  }
+
+  /** 'ponów': one file of the last batch, sent again; the album keeps the order the files were chosen in. */
+  async function retryUpload(id: string) {
+    const last = batchRef.current;
+    const i = last?.ids.indexOf(id) ?? -1;
+    if (!last || i < 0 || uploading) return;
+    setUploading(true);
+    setScriptError(null);
+    last.outcomes[i] = await uploadOne(last.files[i], id);
+    const image = last.outcomes[i].image;
+    if (image) {
+      const chosen = last.outcomes.flatMap((o) => (o.image ? [o.image.key] : []));
+      const rest = items.map((item) => item.key).filter((key) => !chosen.includes(key) && key !== image.key);
+      const order = [
+        ...rest.filter((key) => last.before.includes(key)),
+        ...chosen,
+        ...rest.filter((key) => !last.before.includes(key)),
+      ];
+      await saveOrder(order);
+      const refused = last.outcomes.flatMap((o, n) =>
+        o.reason ? [{ name: last.files[n].name, reason: o.reason }] : [],
+      );
+      setSummary({ report: batchReport(last.files.length, refused), hint: null });
+    }
     setUploading(false);
     refresh();
   }
@@ -302,7 +353,9 @@ export function GalleryEditor() {
           >
             dodaj zdjęcie
           </button>
-          {uploads.length ? <UploadList uploads={uploads} /> : null}
+          {uploads.length ? (
+            <UploadList uploads={uploads} onRetry={busy ? undefined : (id) => void retryUpload(id)} />
+          ) : null}
           {summary ? <Report report={summary.report} hint={summary.hint} /> : null}
           {!summary && feedback?.report ? <Report report={feedback.report} hint={feedback.hint ?? null} /> : null}
           {scriptError ? (

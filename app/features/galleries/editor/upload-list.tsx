@@ -5,8 +5,10 @@ export interface UploadItem {
   name: string;
   loaded: number;
   total: number;
-  phase: "queued" | "uploading" | "processing" | "done" | "failed";
+  phase: "queued" | "preparing" | "uploading" | "waiting" | "processing" | "done" | "failed";
   message?: string;
+  /** Failed on the network (not refused by the server): 'ponów' may send it again. */
+  lost?: boolean;
 }
 
 export function Report({ report, hint }: { report: string; hint: string | null }) {
@@ -18,7 +20,7 @@ export function Report({ report, hint }: { report: string; hint: string | null }
   );
 }
 
-export function UploadList({ uploads }: { uploads: UploadItem[] }) {
+export function UploadList({ uploads, onRetry }: { uploads: UploadItem[]; onRetry?: (id: string) => void }) {
   return (
     <ul className="upload-list" aria-label="Wysyłane zdjęcia">
       {uploads.map((u) => (
@@ -26,20 +28,35 @@ export function UploadList({ uploads }: { uploads: UploadItem[] }) {
           <span className="upload-name">{u.name}</span>
           <progress
             max={u.total || 1}
-            value={u.phase === "queued" ? 0 : u.phase === "uploading" ? u.loaded : u.total || 1}
+            value={u.phase === "uploading" ? u.loaded : ["processing", "done"].includes(u.phase) ? u.total || 1 : 0}
             aria-label={`Wysyłanie ${u.name}`}
           />
           <span className="upload-state">
             {u.phase === "queued"
               ? "czeka"
-              : u.phase === "uploading"
-                ? `wysyłanie ${u.total ? Math.round((u.loaded / u.total) * 100) : 0}%`
-                : u.phase === "processing"
-                  ? "przetwarzanie…"
-                  : u.phase === "done"
-                    ? "dodano"
-                    : u.message}
+              : u.phase === "preparing"
+                ? "przygotowanie…"
+                : u.phase === "waiting"
+                  ? "brak połączenia, ponawianie…"
+                  : u.phase === "uploading"
+                    ? `wysyłanie ${u.total ? Math.round((u.loaded / u.total) * 100) : 0}%`
+                    : u.phase === "processing"
+                      ? "przetwarzanie…"
+                      : u.phase === "done"
+                        ? "dodano"
+                        : u.message}
           </span>
+          {u.phase === "failed" && u.lost ? (
+            <button
+              type="button"
+              className="secondary"
+              aria-label={`ponów: ${u.name}`}
+              disabled={!onRetry}
+              onClick={() => onRetry?.(u.id)}
+            >
+              ponów
+            </button>
+          ) : null}
         </li>
       ))}
     </ul>

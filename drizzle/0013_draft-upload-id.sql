@@ -1,0 +1,2 @@
+ALTER TABLE "gallery_draft_images" ADD COLUMN "upload_id" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "gallery_draft_images_draft_upload" ON "gallery_draft_images" USING btree ("draft_id","upload_id");
