@@ -1,5 +1,4 @@
 import fs from "node:fs/promises";
-import pLimit from "p-limit";
 import sharp, { type Metadata } from "sharp";
 import {
   AVIF_EFFORT,
@@ -16,6 +15,7 @@ import {
   variantWidths,
 } from "~/lib/image-variants";
 import { type Storage, reserveUniqueKey, storage } from "~/services/storage.server";
+import { memoryQueue } from "~/services/memory-queue.server";
 
 export type { ImageView };
 
@@ -63,12 +63,14 @@ export interface ProcessedImage {
 sharp.cache(false);
 sharp.concurrency(1);
 
-// Decoding a 12 MP photo holds some 40 MB; letting only two run at once keeps
-// a small server's memory flat however many uploads arrive together (the
-// others wait their turn, first come first served, which costs little time
-// on a server with few CPUs).
-const MAX_PARALLEL = 2;
-const inTurn = pLimit(MAX_PARALLEL);
+// Decoding a 12 MP photo holds some 48 MB of pixels: within this budget one
+// such photo is decoded at a time and a few small ones together, so a small
+// server (256 MB) stays flat however many uploads arrive at once (the others
+// wait their turn, first come first served).
+export const IMAGE_MEMORY_BUDGET = 64 * 1024 * 1024;
+const queue = memoryQueue(IMAGE_MEMORY_BUDGET);
+/** Decoded bytes of a picture of this size, as RGBA. */
+const pixelBytes = (width: number, height: number) => width * height * 4;
 
 type Sniffed = "jpeg" | "png" | "webp" | "heif" | null;
 
@@ -131,7 +133,7 @@ export async function processImage(input: ImageInput): Promise<ProcessedImage> {
   if (!meta.width || !meta.height) throw new ImageRejected("broken");
   if (meta.width * meta.height > MAX_PIXELS) throw new ImageRejected("tooManyPixels");
 
-  return inTurn(() => render(input));
+  return queue.run(pixelBytes(meta.width, meta.height), () => render(input));
 }
 
 async function render(input: ImageInput): Promise<ProcessedImage> {
@@ -185,7 +187,7 @@ export async function ensureShareImage(image: StoredImage, store: Storage = stor
   if (await store.exists(key)) return false;
   const large = await readAll(store, image.key);
   if (!large) return false;
-  const data = await inTurn(() => renderShare(large, image.width));
+  const data = await queue.run(pixelBytes(image.width, image.height), () => renderShare(large, image.width));
   await store.put(key, data, "image/jpeg");
   return true;
 }
@@ -232,7 +234,7 @@ export async function ensureVariants(
   if (!large) return 0;
   const { key, render, contentType } = FORMATS[format];
   for (const width of missing) {
-    const data = await inTurn(() => render(large, width));
+    const data = await queue.run(pixelBytes(image.width, image.height), () => render(large, width));
     await store.put(key(image.key, width), data, contentType);
   }
   return missing.length;
