@@ -18,7 +18,7 @@ RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim
 # Fewer malloc arenas keep memory flat while sharp processes photos.
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data MALLOC_ARENA_MAX=2
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build

@@ -14,7 +14,8 @@
 // allow it; 60 s is common), the server's peak RSS (VmHWM of its process,
 // which includes start-up and the demo seed) and its RSS after start-up.
 //
-// Environment: BENCH_PHOTOS (30), TEST_DATABASE_URL (Postgres to create the
+// Environment: BENCH_PHOTOS (30), BENCH_SEED_DEMO (1; 0 starts as a real
+// deployment does, without the demo content), TEST_DATABASE_URL (Postgres to create the
 // database on). The photos are generated once into the system temp folder.
 import fs from "node:fs";
 import os from "node:os";
@@ -174,7 +175,14 @@ async function save(base, session, draftId) {
 async function run(mode, files) {
   // As `npm start` and the Dockerfile run it.
   const server = await startServer({
-    env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, MALLOC_ARENA_MAX: "2" },
+    // BENCH_SEED_DEMO=0: as a real deployment starts (no demo content made at start).
+    env: {
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      MALLOC_ARENA_MAX: "2",
+      MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? "131072",
+      SEED_DEMO: process.env.BENCH_SEED_DEMO ?? "1",
+    },
   });
   try {
     const session = await signInToEditor(server.base);

@@ -77,6 +77,7 @@ export async function startServer({ env = {}, prepare, logFile } = {}) {
       ...process.env,
       NODE_ENV: "production",
       MALLOC_ARENA_MAX: "2",
+      MALLOC_MMAP_THRESHOLD_: "131072",
       PORT: String(port),
       DATABASE_URL: url.toString(),
       DATA_DIR: dataDir,

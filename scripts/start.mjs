@@ -10,7 +10,12 @@ ensureBuild();
 const result = spawnSync(
   process.execPath,
   ["server/index.mjs"],
-  // Fewer malloc arenas keep memory flat while sharp processes photos.
-  { cwd: root, stdio: "inherit", env: { NODE_ENV: "production", MALLOC_ARENA_MAX: "2", ...process.env } },
+  // Fewer malloc arenas, and a fixed mmap threshold (photo-sized buffers go
+  // back to the system when freed), keep memory flat while sharp works.
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { NODE_ENV: "production", MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072", ...process.env },
+  },
 );
 process.exit(result.status ?? 1);
