@@ -6,8 +6,11 @@ import { isPastorPath } from "~/lib/paths";
  * Public pages and feeds: a browser revalidates on every view (so whoever
  * just saved sees the change), a shared cache (a CDN) may keep a copy for
  * two seconds. Never stale-while-revalidate: it shows the old page once more.
+ * stale-if-error lets a CDN keep answering while the site cannot (as the
+ * page cache does while the database is away); a cache that lets
+ * must-revalidate win over it answers the error instead, as before.
  */
-export const PUBLIC_CACHE = "public, max-age=0, must-revalidate, s-maxage=2";
+export const PUBLIC_CACHE = "public, max-age=0, must-revalidate, s-maxage=2, stale-if-error=86400";
 export const PRIVATE_CACHE = "private, no-store";
 
 /**

@@ -9,6 +9,7 @@ import { FILES_PATH, NEWS_PATH, isPastorPath } from "~/lib/paths";
 import { yearIn } from "~/lib/text";
 import { config } from "~/services/config.server";
 import { contentKey } from "~/services/content-version.server";
+import { isDatabaseUnavailable } from "~/services/db.server";
 import { logger } from "~/services/logger.server";
 
 /**
@@ -27,6 +28,11 @@ import { logger } from "~/services/logger.server";
  * others get: the key holds the host (while PUBLIC_URL is unset, pages print
  * it) only when it is a plain host name, the cookie notice's cookie as a
  * yes/no, the known query as a number.
+ *
+ * While the content version cannot be read (the database is away), a kept
+ * page is still served, for STALE_IF_ERROR_MS after the last successful
+ * check: content changes only through the database, so nothing newer exists.
+ * A page not kept goes to Remix, which answers its Polish 503.
  *
  * A kept page carries the script nonce it was rendered with: the nonce is
  * the same for every visitor until the content changes. Public pages render
@@ -64,6 +70,9 @@ const KNOWN_QUERY: Record<string, { name: string; value: RegExp }> = {
 // fetch; `?_data` without it is an unknown query).
 const NOT_PAGES = /\.(?:data|ico|png|jpe?g|gif|webp|avif|svg|css|js|mjs|map|json|webmanifest|woff2?|pdf)$/i;
 
+/** How long kept pages outlive a database that stopped answering (also the header's stale-if-error). */
+export const STALE_IF_ERROR_MS = 24 * 60 * 60 * 1000;
+
 export interface PageCacheOptions {
   /** Memory for kept pages; 0 turns the cache off. */
   maxBytes: number;
@@ -78,6 +87,8 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
   // The content key (see contentKey()): the version, and the next moment a
   // scheduled item goes public, after which every kept page is stale.
   let version: string | null = null;
+  // When `version` was last read from the database.
+  let confirmedAt = 0;
   // Pages being rendered, so that requests for the same page wait for it.
   const rendering = new Map<string, Promise<void>>();
 
@@ -242,16 +253,28 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
 
   async function handle(req: IncomingMessage, res: ServerResponse, next: Next) {
     if (maxBytes <= 0) return next();
-    let key: string | null;
+    let key: string | null = null;
     let current: string;
     try {
       key = await keyOf(req);
       if (key === null) return next();
       current = await contentKey();
-    } catch {
-      // An unreachable database: Remix answers with its page for that.
+    } catch (error) {
+      // An unreachable database: the page as it was, else Remix's page for that.
+      if (
+        key !== null &&
+        isDatabaseUnavailable(error) &&
+        version !== null &&
+        Date.now() - confirmedAt < STALE_IF_ERROR_MS
+      ) {
+        if (serveKept(key, version, req, res)) {
+          logger.debug({ path: (req.url ?? "/").split("?")[0], version }, "page cache stale hit");
+          return;
+        }
+      }
       return next();
     }
+    confirmedAt = Date.now();
     if (current !== version) {
       // Every kept page is older than this version.
       entries.clear();

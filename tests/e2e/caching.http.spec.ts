@@ -4,7 +4,9 @@ test("public pages are revalidated on every view and answer 304 to a matching ET
   for (const path of ["/", "/aktualnosci", "/galeria", "/onas", "/kontakt"]) {
     const first = await request.get(path);
     expect(first.status()).toBe(200);
-    expect(first.headers()["cache-control"]).toBe("public, max-age=0, must-revalidate, s-maxage=2");
+    expect(first.headers()["cache-control"]).toBe(
+      "public, max-age=0, must-revalidate, s-maxage=2, stale-if-error=86400",
+    );
     const etag = first.headers()["etag"];
     expect(etag).toMatch(/^W\/".+"$/);
     const again = await request.get(path, { headers: { "If-None-Match": etag } });
@@ -42,6 +44,6 @@ test("the donation QR code is cached for good under its versioned address and re
   expect(await again.body()).toHaveLength(0);
   // Without the page's version the address is not kept for long.
   const bare = await request.get("/kod-przelewu.svg");
-  expect(bare.headers()["cache-control"]).toBe("public, max-age=0, must-revalidate, s-maxage=2");
+  expect(bare.headers()["cache-control"]).toBe("public, max-age=0, must-revalidate, s-maxage=2, stale-if-error=86400");
   expect(await bare.text()).toBe(await first.text());
 });
