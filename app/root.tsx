@@ -10,13 +10,15 @@ import {
   useMatches,
   useRouteError,
 } from "@remix-run/react";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { SiteFooter, SiteHeader } from "~/components/layout";
 import { siteOrigin } from "~/services/config.server";
+import { siteNamesForLayout } from "~/features/church/facts.server";
 import { useInlineCss, useNonce } from "~/lib/document-context";
 import { HEAD_SCRIPT, PUBLIC_SCRIPT } from "~/lib/public-script";
 import { type RootData, seo } from "~/features/seo/seo";
-import { HOME_PATH } from "~/lib/paths";
+import { HOME_PATH, PASTOR_FACTS_PATH } from "~/lib/paths";
 import styles from "~/styles/app.css";
 import { LOGO_ICON_HREF } from "~/components/logo";
 
@@ -31,13 +33,14 @@ function Icons() {
   );
 }
 
-/** The origin of absolute addresses (canonical links, sharing tags, structured data). */
-export function loader({ request }: LoaderFunctionArgs) {
-  return { origin: siteOrigin(request) } satisfies RootData;
+/** The origin of absolute addresses (canonical links, sharing tags, structured data) and the names the layout shows. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { origin: siteOrigin(request), site: await siteNamesForLayout() } satisfies RootData;
 }
 
-// The origin does not change while a pastor works in the hydrated area.
-export const shouldRevalidate = () => false;
+// The origin does not change while a pastor works in the hydrated area; the
+// names change only through the facts form.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction }) => formAction === PASTOR_FACTS_PATH;
 
 // Routes without their own meta share this one; it follows the address.
 export const meta: MetaFunction = (args) => seo(args);

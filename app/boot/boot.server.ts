@@ -7,7 +7,7 @@ import { WeakSessionSecret, sessionSecrets } from "~/features/auth/session.serve
 import { ensureStartupAccounts } from "~/features/auth/users.server";
 import { purgeExpired } from "~/features/bin/bin.server";
 import { scheduleGalleryCleanup, stopGalleryCleanup } from "~/features/galleries/cleanup.server";
-import { churchPayload } from "~/features/giving/payment-qr.server";
+import { seedChurchContent } from "~/features/church/about.server";
 import { backfillVariants, startAvifBackfill } from "~/features/images/variant-backfill.server";
 import { backfillShareImages } from "~/features/seo/share-images.server";
 import { type Config, config } from "~/services/config.server";
@@ -61,16 +61,13 @@ function describeDatabase(cfg: Config): string {
 
 /**
  * Everything the server needs before it serves: a valid configuration, the
- * congregation's bank details, the session secret, the database migrated,
+ * session secret, the database migrated,
  * demo content, start-up accounts and every photo's WebP widths; then
  * background work that may take its time (sharing JPEGs for older photos,
  * abandoned drafts).
  */
 export async function boot(): Promise<void> {
   const cfg = config();
-  // A mistyped account number or NIP stops the start with a message naming
-  // it, rather than a donation QR code that sends money astray.
-  churchPayload();
   await keepDataDirPrivate(cfg.dataDir);
   try {
     sessionSecrets();
@@ -84,6 +81,7 @@ export async function boot(): Promise<void> {
   // once it has made them. The folder's own 0700 covers files made later.
   if (cfg.database.kind === "pglite" && cfg.database.dir) await keepDataDirPrivate(cfg.dataDir);
   if (conn.fresh && cfg.seedDemo) await seedDemoContent(conn.db);
+  await seedChurchContent(conn.db);
   await ensureStartupAccounts(conn.db, cfg, { fresh: conn.fresh });
 
   // Before the server takes requests: pages list every WebP width in their

@@ -1,18 +1,20 @@
 import { NavLink } from "@remix-run/react";
 import { church, navigation } from "~/content/church";
+import { useSiteNames } from "~/features/seo/json-ld";
 import { Logo } from "~/components/logo";
 import { yearIn } from "~/lib/text";
 import { HOME_PATH, LOGIN_PATH, PRIVACY_PATH } from "~/lib/paths";
 
 export function SiteHeader() {
+  const site = useSiteNames();
   return (
     <header className="site-header">
       <a className="brand" href={HOME_PATH}>
         <Logo size={44} />
         <span>
-          {church.headerTitle[0]}
+          {site.headerLine1}
           <br />
-          {church.headerTitle[1]}
+          {site.headerLine2}
         </span>
       </a>
       {/* A checkbox keeps the mobile menu usable without JavaScript. */}
@@ -37,10 +39,11 @@ export function SiteHeader() {
 }
 
 export function SiteFooter({ showPastorLink }: { showPastorLink: boolean }) {
+  const site = useSiteNames();
   return (
     <footer className="site-footer">
       <p>
-        Copyright © {yearIn(church.timeZone)} {church.footerName}
+        Copyright © {yearIn(church.timeZone)} {site.footerName}
       </p>
       <p className="footer-links">
         <a href={PRIVACY_PATH}>Polityka prywatności</a>

@@ -1,10 +1,9 @@
 /**
- * Everything fixed about the congregation lives here, so another
- * congregation can adapt the site without touching components.
- *
- * Values marked PLACEHOLDER are samples, not the congregation's own data,
- * and must be replaced before going live.
+ * What is fixed about the site (navigation, the privacy policy's legal frame,
+ * the time zone) and a new site's sample data. The congregation's own facts
+ * live in the database and are edited in the pastor area.
  */
+import type { ChurchFacts } from "~/features/church/facts";
 import {
   ABOUT_PATH,
   CALENDAR_PATH,
@@ -49,59 +48,9 @@ export function meetingTime(m: Pick<Meeting, "days" | "start" | "end">): string 
 
 const meeting = (m: Omit<Meeting, "when">): Meeting => ({ ...m, when: meetingTime(m) });
 
-export interface Testimony {
-  id: number;
-  name: string;
-  content: string;
-}
-
-export interface Ministry {
-  role: string;
-  people: string[];
-  description: string;
-}
-
 export const church = {
-  name: "Kościół Zielonoświątkowy w Wieliczce",
-  headerTitle: ["Kościół zielonoświątkowy", "Zbór w Wieliczce"] as const,
-  footerName: "Kościół Zielonoświątkowy Zbór w Wieliczce",
   timeZone: "Europe/Warsaw",
-
-  address: {
-    street: "ul. Marszałka Józefa Piłsudskiego 105",
-    postalCode: "32-020", // PLACEHOLDER: check the postal code
-    city: "Wieliczka",
-  },
-  // An embed URL that needs no API key; loaded lazily by the pages.
-  mapEmbedUrl: "https://www.google.com/maps?q=Marsza%C5%82ka+J%C3%B3zefa+Pi%C5%82sudskiego+105,+Wieliczka&output=embed",
-
-  email: "kontakt@example.org", // PLACEHOLDER
-  phones: ["+48 000 000 000", "+48 000 000 001"], // PLACEHOLDER
-  nip: "000-000-00-00", // PLACEHOLDER
-  regon: "000000000", // PLACEHOLDER
-  bank: {
-    name: "Nazwa banku", // PLACEHOLDER
-    holder: "Kościół Zielonoświątkowy Zbór w Wieliczce",
-    // PLACEHOLDER: check digits valid (the payment QR code checks them), no bank has number 0000 0000.
-    account: "04 0000 0000 0000 0000 0000 0000",
-    transferTitle: "darowizna na cele kultu religijnego",
-    // The banks' QR code (ZBP standard) holds at most 20 characters of recipient
-    // and 32 of title; the full title above has 35.
-    qrRecipient: "KZ Zbór w Wieliczce",
-    qrTitle: "darowizna na cele kultu relig.",
-  },
-  videoChannelUrl: "https://www.youtube.com/", // PLACEHOLDER: the channel's address
   calendarId: "pl.polish#holiday@group.v.calendar.google.com", // PLACEHOLDER: the congregation's calendar
-
-  verse: {
-    text: "Znam uczynki twoje; oto sprawiłem, że przed tobą otwarte drzwi, których nikt nie może zamknąć, bo choć małą masz moc, jednak zachowałeś moje słowo i nie zaparłeś się imienia mego.",
-    reference: "Objawienie Jana 3:8",
-  },
-
-  welcome: [
-    "Cieszymy się, że tu jesteś! Jesteśmy wspólnotą ludzi, którzy poznali Jezusa Chrystusa i chcą żyć według Bożego Słowa.",
-    "Zapraszamy na nasze nabożeństwa i spotkania – każdy jest u nas mile widziany, niezależnie od tego, skąd przychodzi.",
-  ],
 
   // The page text and the structured data (app/features/seo/seo.ts) both come from here.
   meetings: [
@@ -120,6 +69,44 @@ export const church = {
     }),
     meeting({ name: "Grupy domowe", days: ["Tuesday", "Friday"], start: "19:00" }),
   ],
+} as const;
+
+/**
+ * A new site's sample facts: shown until the pastor enters the
+ * congregation's own in /strefapastora/dane-zboru (every field here counts
+ * as a sample until then). The database holds the real ones.
+ */
+export const sampleFacts: ChurchFacts = {
+  name: "Kościół Zielonoświątkowy w Wieliczce",
+  headerLine1: "Kościół zielonoświątkowy",
+  headerLine2: "Zbór w Wieliczce",
+  footerName: "Kościół Zielonoświątkowy Zbór w Wieliczce",
+  street: "ul. Marszałka Józefa Piłsudskiego 105",
+  postalCode: "32-020",
+  city: "Wieliczka",
+  // Empty: the map follows the address.
+  mapEmbedUrl: "",
+  email: "kontakt@example.org",
+  phones: ["+48 000 000 000", "+48 000 000 001"],
+  nip: "000-000-00-00",
+  regon: "000000000",
+  bankName: "Nazwa banku",
+  holder: "Kościół Zielonoświątkowy Zbór w Wieliczce",
+  // Check digits valid (the payment QR code checks them); no bank has number 0000 0000.
+  account: "04 0000 0000 0000 0000 0000 0000",
+  // The banks' QR code holds at most 20 characters of recipient and 32 of
+  // title; the full title has 35.
+  transferTitle: "darowizna na cele kultu religijnego",
+  qrRecipient: "KZ Zbór w Wieliczce",
+  qrTitle: "darowizna na cele kultu relig.",
+  videoChannelUrl: "https://www.youtube.com/",
+  verseText:
+    "Znam uczynki twoje; oto sprawiłem, że przed tobą otwarte drzwi, których nikt nie może zamknąć, bo choć małą masz moc, jednak zachowałeś moje słowo i nie zaparłeś się imienia mego.",
+  verseReference: "Objawienie Jana 3:8",
+  welcome: [
+    "Cieszymy się, że tu jesteś! Jesteśmy wspólnotą ludzi, którzy poznali Jezusa Chrystusa i chcą żyć według Bożego Słowa.",
+    "Zapraszamy na nasze nabożeństwa i spotkania – każdy jest u nas mile widziany, niezależnie od tego, skąd przychodzi.",
+  ],
 
   history: [
     "Nasza wspólnota powstała na przełomie 2011 i 2012 roku jako placówka zboru baptystycznego. Od pierwszych spotkań w domach gromadzili się w niej ludzie, którym zależało na modlitwie, studiowaniu Biblii i dzieleniu się wiarą z mieszkańcami Wieliczki.",
@@ -136,62 +123,57 @@ export const church = {
     "Wierzymy w uświęcenie życia wierzącego przez działanie Ducha Świętego i posłuszeństwo Słowu Bożemu.",
     "Wierzymy w powtórne przyjście Jezusa Chrystusa, zmartwychwstanie umarłych i sąd ostateczny oraz w życie wieczne.",
   ],
+};
 
-  // PLACEHOLDER: sample testimonies; replace with the congregation's own.
-  testimonies: [
-    {
-      id: 1,
-      name: "Anna",
-      content:
-        "Przez wiele lat szukałam sensu w pracy i w ludziach. Kiedy pierwszy raz przyszłam na nabożeństwo, poczułam pokój, którego wcześniej nie znałam. Dziś wiem, że Jezus jest odpowiedzią na moje pytania.\n\nBóg przemienił moje relacje z bliskimi. Nauczyłam się przebaczać i prosić o przebaczenie.",
-    },
-    {
-      id: 2,
-      name: "Marek",
-      content:
-        "Wychowałem się w wierzącej rodzinie, ale wiara była dla mnie tylko tradycją. Na obozie młodzieżowym zrozumiałem, że Bóg chce mieć ze mną osobistą relację.\n\nOd tamtej pory codziennie czytam Biblię, a służba w zespole uwielbienia jest dla mnie radością.",
-    },
-    {
-      id: 3,
-      name: "Katarzyna",
-      content:
-        "Gdy zachorowałam, zbór otoczył mnie modlitwą i praktyczną pomocą. Doświadczyłam Bożej troski przez ludzi, którzy jeszcze niedawno byli dla mnie obcy.\n\nJestem wdzięczna Bogu za uzdrowienie i za wspólnotę, w której mogę wzrastać.",
-    },
-    {
-      id: 4,
-      name: "Piotr",
-      content:
-        "Byłem uzależniony i straciłem nadzieję na zmianę. Przyjaciel zaprosił mnie do grupy domowej. Tam usłyszałem, że Bóg kocha mnie takim, jakim jestem.\n\nJezus uwolnił mnie od nałogu. Dziś sam pomagam innym, którzy zmagają się z podobnymi problemami.",
-    },
-    {
-      id: 5,
-      name: "Ewa",
-      content:
-        "Przeprowadziłam się do Wieliczki i nikogo tu nie znałam. W zborze znalazłam przyjaciół i miejsce, w którym mogę służyć dzieciom w szkółce niedzielnej.\n\nBóg prowadzi mnie krok po kroku i wiem, że jestem tu, gdzie powinnam być.",
-    },
-  ] satisfies Testimony[],
+/** A new site's sample testimonies; their ids are the addresses /onas/swiadectwa/{id}. */
+export const sampleTestimonies: { id: number; title: string; text: string }[] = [
+  {
+    id: 1,
+    title: "Anna",
+    text: "Przez wiele lat szukałam sensu w pracy i w ludziach. Kiedy pierwszy raz przyszłam na nabożeństwo, poczułam pokój, którego wcześniej nie znałam. Dziś wiem, że Jezus jest odpowiedzią na moje pytania.\n\nBóg przemienił moje relacje z bliskimi. Nauczyłam się przebaczać i prosić o przebaczenie.",
+  },
+  {
+    id: 2,
+    title: "Marek",
+    text: "Wychowałem się w wierzącej rodzinie, ale wiara była dla mnie tylko tradycją. Na obozie młodzieżowym zrozumiałem, że Bóg chce mieć ze mną osobistą relację.\n\nOd tamtej pory codziennie czytam Biblię, a służba w zespole uwielbienia jest dla mnie radością.",
+  },
+  {
+    id: 3,
+    title: "Katarzyna",
+    text: "Gdy zachorowałam, zbór otoczył mnie modlitwą i praktyczną pomocą. Doświadczyłam Bożej troski przez ludzi, którzy jeszcze niedawno byli dla mnie obcy.\n\nJestem wdzięczna Bogu za uzdrowienie i za wspólnotę, w której mogę wzrastać.",
+  },
+  {
+    id: 4,
+    title: "Piotr",
+    text: "Byłem uzależniony i straciłem nadzieję na zmianę. Przyjaciel zaprosił mnie do grupy domowej. Tam usłyszałem, że Bóg kocha mnie takim, jakim jestem.\n\nJezus uwolnił mnie od nałogu. Dziś sam pomagam innym, którzy zmagają się z podobnymi problemami.",
+  },
+  {
+    id: 5,
+    title: "Ewa",
+    text: "Przeprowadziłam się do Wieliczki i nikogo tu nie znałam. W zborze znalazłam przyjaciół i miejsce, w którym mogę służyć dzieciom w szkółce niedzielnej.\n\nBóg prowadzi mnie krok po kroku i wiem, że jestem tu, gdzie powinnam być.",
+  },
+];
 
-  // PLACEHOLDER: names of the people serving.
-  ministries: [
-    { role: "Pastor", people: ["Jan Kowalski"], description: "" },
-    { role: "Starsi zboru", people: ["Adam Nowak", "Paweł Wiśniewski"], description: "" },
-    { role: "Głos doradczy w radzie starszych", people: ["Tomasz Wójcik"], description: "" },
-    {
-      role: "Służba uwielbienia",
-      people: ["Marta Kamińska", "Łukasz Lewandowski", "Joanna Zielińska"],
-      description: "",
-    },
-    { role: "Szkółka niedzielna dla dzieci", people: ["Ewa Szymańska", "Agnieszka Woźniak"], description: "" },
-    { role: "Grupy młodzieżowe", people: ["Michał Dąbrowski", "Kinga Kozłowska"], description: "" },
-    {
-      role: "Grupy domowe",
-      people: ["Jan Kowalski", "Adam Nowak", "Paweł Wiśniewski", "Tomasz Wójcik"],
-      description: "",
-    },
-    { role: "Służba techniczna", people: ["Krzysztof Jankowski", "Bartosz Mazur"], description: "" },
-    { role: "Skarbnik", people: ["Barbara Krawczyk"], description: "" },
-  ] satisfies Ministry[],
-} as const;
+/** A new site's sample ministries, in the order of /sluzby. */
+export const sampleMinistries: { name: string; people: string[]; description: string }[] = [
+  { name: "Pastor", people: ["Jan Kowalski"], description: "" },
+  { name: "Starsi zboru", people: ["Adam Nowak", "Paweł Wiśniewski"], description: "" },
+  { name: "Głos doradczy w radzie starszych", people: ["Tomasz Wójcik"], description: "" },
+  {
+    name: "Służba uwielbienia",
+    people: ["Marta Kamińska", "Łukasz Lewandowski", "Joanna Zielińska"],
+    description: "",
+  },
+  { name: "Szkółka niedzielna dla dzieci", people: ["Ewa Szymańska", "Agnieszka Woźniak"], description: "" },
+  { name: "Grupy młodzieżowe", people: ["Michał Dąbrowski", "Kinga Kozłowska"], description: "" },
+  {
+    name: "Grupy domowe",
+    people: ["Jan Kowalski", "Adam Nowak", "Paweł Wiśniewski", "Tomasz Wójcik"],
+    description: "",
+  },
+  { name: "Służba techniczna", people: ["Krzysztof Jankowski", "Bartosz Mazur"], description: "" },
+  { name: "Skarbnik", people: ["Barbara Krawczyk"], description: "" },
+];
 
 export const calendarEmbedUrl = `https://calendar.google.com/calendar/embed?${new URLSearchParams({
   src: church.calendarId,

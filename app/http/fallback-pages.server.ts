@@ -4,10 +4,10 @@
  * post) or without the database. Self-contained HTML, no data needed.
  */
 
-import { church } from "~/content/church";
+import { sampleFacts } from "~/content/church";
 
 function page(title: string, text: string): string {
-  return `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} – ${church.name}</title></head><body><main><h1>${title}</h1><p>${text}</p><p><a href="/">Wróć na stronę główną</a></p></main></body></html>`;
+  return `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} – ${sampleFacts.name}</title></head><body><main><h1>${title}</h1><p>${text}</p><p><a href="/">Wróć na stronę główną</a></p></main></body></html>`;
 }
 
 export const FALLBACK_PAGES = {

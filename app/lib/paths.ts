@@ -74,5 +74,6 @@ export function isPastorPath(pathname: string): boolean {
 
 /** The bin: deleted articles and albums, for 30 days. */
 export const BIN_PATH = "/strefapastora/kosz";
+export const PASTOR_FACTS_PATH = "/strefapastora/dane-zboru";
 /** The history of changes, the last year. */
 export const ACTIVITY_PATH = "/strefapastora/historia-zmian";

@@ -5,17 +5,17 @@ import { TransferDetails } from "~/features/giving/donation";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { MapEmbed } from "~/components/map";
 import { church, cookieNotice } from "~/content/church";
+import { pageFacts } from "~/features/church/facts.server";
 import { policyAccepted } from "~/http/cookie-notice.server";
 import { churchJsonLd } from "~/features/seo/seo";
-import { paymentCodeSrc } from "~/features/giving/payment-qr.server";
 import { ACCEPT_COOKIES_PATH, NEWS_PATH, PRIVACY_PATH } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const accepted = await policyAccepted(request);
+  const [accepted, { facts, paymentCodeSrc }] = await Promise.all([policyAccepted(request), pageFacts()]);
   // The page differs only for visitors who accepted without JavaScript
   // (cookie); everyone else shares one cacheable copy.
   return data(
-    { showCookieNotice: !accepted, paymentCodeSrc: paymentCodeSrc() },
+    { showCookieNotice: !accepted, facts, paymentCodeSrc },
     { headers: accepted ? { "Cache-Control": "private, no-cache", Vary: "Cookie" } : { Vary: "Cookie" } },
   );
 }
@@ -23,16 +23,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export default function Home() {
-  const { showCookieNotice, paymentCodeSrc } = useLoaderData<typeof loader>();
-  const { address } = church;
+  const { showCookieNotice, facts, paymentCodeSrc } = useLoaderData<typeof loader>();
+  const { address } = facts;
   const origin = useOrigin();
   return (
     <>
-      <JsonLd data={churchJsonLd(origin)} />
+      <JsonLd data={churchJsonLd(origin, facts)} />
       <section className="hero">
         <blockquote>
-          <p>„{church.verse.text}”</p>
-          <footer>{church.verse.reference}</footer>
+          <p>„{facts.verse.text}”</p>
+          <footer>{facts.verse.reference}</footer>
         </blockquote>
         <a className="button" href="#witaj">
           Czytaj dalej
@@ -41,7 +41,7 @@ export default function Home() {
 
       <section id="witaj" className="page">
         <h1>WITAJ!</h1>
-        {church.welcome.map((p) => (
+        {facts.welcome.map((p) => (
           <p key={p}>{p}</p>
         ))}
       </section>
@@ -70,14 +70,16 @@ export default function Home() {
         <p>
           {address.street}, {address.postalCode} {address.city}
         </p>
-        <MapEmbed />
+        <MapEmbed src={facts.mapEmbedUrl} />
       </section>
 
-      <section className="page" aria-labelledby="wsparcie">
-        <h2 id="wsparcie">Wesprzyj nas</h2>
-        <p>Jeśli chcesz wesprzeć działalność zboru, możesz przekazać darowiznę na konto:</p>
-        <TransferDetails paymentCodeSrc={paymentCodeSrc} />
-      </section>
+      {facts.bank ? (
+        <section className="page" aria-labelledby="wsparcie">
+          <h2 id="wsparcie">Wesprzyj nas</h2>
+          <p>Jeśli chcesz wesprzeć działalność zboru, możesz przekazać darowiznę na konto:</p>
+          <TransferDetails bank={facts.bank} paymentCodeSrc={paymentCodeSrc} />
+        </section>
+      ) : null}
 
       {showCookieNotice ? (
         <dialog id="cookie-notice" className="cookie-notice" open aria-labelledby="cookie-notice-title">

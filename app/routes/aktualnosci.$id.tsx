@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ArticleView } from "~/features/articles/article-view";
-import { JsonLd, useOrigin } from "~/features/seo/json-ld";
-import { newsArticleJsonLd, pageTitle, publishedAt, seo } from "~/features/seo/seo";
+import { JsonLd, useOrigin, useSiteNames } from "~/features/seo/json-ld";
+import { newsArticleJsonLd, publishedAt, seo } from "~/features/seo/seo";
 import { describe } from "~/lib/text";
 import { getArticle } from "~/features/articles/articles.server";
 import { NEWS_PATH } from "~/lib/paths";
@@ -18,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = (args) => {
   const article = args.data?.article;
   return article
     ? seo(args, {
-        title: pageTitle(article.header),
+        page: article.header,
         description: describe(article.text),
         type: "article",
         image: article.share,
@@ -31,18 +31,23 @@ export const meta: MetaFunction<typeof loader> = (args) => {
 export default function NewsArticle() {
   const { article, published } = useLoaderData<typeof loader>();
   const origin = useOrigin();
+  const { name: siteName } = useSiteNames();
   return (
     <>
       <ArticleView article={article} backTo={`${NEWS_PATH}/`} />
       {article ? (
         <JsonLd
-          data={newsArticleJsonLd(origin, {
-            id: article.id,
-            header: article.header,
-            description: describe(article.text),
-            published,
-            image: article.share,
-          })}
+          data={newsArticleJsonLd(
+            origin,
+            {
+              id: article.id,
+              header: article.header,
+              description: describe(article.text),
+              published,
+              image: article.share,
+            },
+            siteName,
+          )}
         />
       ) : null}
     </>

@@ -7,7 +7,7 @@ import { CardPhoto } from "~/components/picture";
 import { displayDate } from "~/lib/text";
 import { newsPage } from "~/features/articles/articles.server";
 import { NEWS_PATH, articlePath, newsPagePath } from "~/lib/paths";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 
 const pageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
 
@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { articles: cards, page, hasOlder };
 }
 
-export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Aktualności") });
+export const meta: MetaFunction = (args) => seo(args, { page: "Aktualności" });
 
 export default function News() {
   const { articles, page, hasOlder } = useLoaderData<typeof loader>();

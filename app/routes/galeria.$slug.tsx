@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GalleryView } from "~/features/galleries/gallery-view";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 import { describe } from "~/lib/text";
 import { getGalleryByTitle, titleFromSlug } from "~/features/galleries/galleries.server";
 import { GALLERIES_PATH } from "~/lib/paths";
@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = (args) =>
   args.data
     ? seo(args, {
-        title: pageTitle(args.data.gallery.title),
+        page: args.data.gallery.title,
         description: describe(args.data.gallery.description || `Galeria zdjęć: ${args.data.gallery.title}`),
         image: args.data.gallery.cover,
         imageAlt: `Galeria zdjęć: ${args.data.gallery.title}`,

@@ -4,13 +4,13 @@ import { CardPhoto } from "~/components/picture";
 import { displayDate } from "~/lib/text";
 import { listGalleryCards } from "~/features/galleries/galleries.server";
 import { galleryPath } from "~/lib/paths";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 
 export async function loader() {
   return { galleries: await listGalleryCards() };
 }
 
-export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Galeria zdjęć zborowych") });
+export const meta: MetaFunction = (args) => seo(args, { page: "Galeria zdjęć zborowych" });
 
 export default function Galleries() {
   const { galleries } = useLoaderData<typeof loader>();

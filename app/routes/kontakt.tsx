@@ -3,58 +3,68 @@ import { useLoaderData } from "@remix-run/react";
 import { TransferDetails } from "~/features/giving/donation";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { MapEmbed } from "~/components/map";
-import { church } from "~/content/church";
 import { churchJsonLd } from "~/features/seo/seo";
-import { paymentCodeSrc } from "~/features/giving/payment-qr.server";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { pageFacts } from "~/features/church/facts.server";
+import { seo } from "~/features/seo/seo";
 
 export function loader() {
-  return { paymentCodeSrc: paymentCodeSrc() };
+  return pageFacts();
 }
 
-export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Kontakt") });
+export const meta: MetaFunction = (args) => seo(args, { page: "Kontakt" });
 
 export default function Contact() {
-  const { paymentCodeSrc } = useLoaderData<typeof loader>();
-  const { address } = church;
+  const { facts, paymentCodeSrc } = useLoaderData<typeof loader>();
+  const { address } = facts;
   const origin = useOrigin();
   return (
     <div className="page">
-      <JsonLd data={churchJsonLd(origin)} />
+      <JsonLd data={churchJsonLd(origin, facts)} />
       <h1>Kontakt</h1>
       <dl className="details">
         <dt>E-mail</dt>
         <dd>
-          <a href={`mailto:${church.email}`}>{church.email}</a>
+          <a href={`mailto:${facts.email}`}>{facts.email}</a>
         </dd>
-        <dt>Telefon</dt>
-        {church.phones.map((phone) => (
-          <dd key={phone}>
-            <span className="flag-pl" role="img" aria-label="Polska" />{" "}
-            <a href={`tel:${phone.replace(/\s/g, "")}`}>{phone}</a>
+        {facts.phones.length ? <dt>Telefon</dt> : null}
+        {facts.phones.map((phone) => (
+          <dd key={phone.tel}>
+            <span className="flag-pl" role="img" aria-label="Polska" /> <a href={phone.tel}>{phone.display}</a>
           </dd>
         ))}
         <dt>Adres</dt>
         <dd>
-          {church.footerName}
+          {facts.footerName}
           <br />
           {address.street}
           <br />
           {address.postalCode} {address.city}
         </dd>
-        <dt>NIP</dt>
-        <dd>{church.nip}</dd>
-        <dt>REGON</dt>
-        <dd>{church.regon}</dd>
+        {facts.nip ? (
+          <>
+            <dt>NIP</dt>
+            <dd>{facts.nip}</dd>
+          </>
+        ) : null}
+        {facts.regon ? (
+          <>
+            <dt>REGON</dt>
+            <dd>{facts.regon}</dd>
+          </>
+        ) : null}
       </dl>
-      <h2>Dane do przelewu</h2>
-      <TransferDetails paymentCodeSrc={paymentCodeSrc} withHolder />
+      {facts.bank ? (
+        <>
+          <h2>Dane do przelewu</h2>
+          <TransferDetails bank={facts.bank} paymentCodeSrc={paymentCodeSrc} withHolder />
+        </>
+      ) : null}
       <p>
-        <a href={church.videoChannelUrl} target="_blank" rel="noopener noreferrer">
+        <a href={facts.videoChannelUrl} target="_blank" rel="noopener noreferrer">
           Nasz kanał wideo
         </a>
       </p>
-      <MapEmbed />
+      <MapEmbed src={facts.mapEmbedUrl} />
     </div>
   );
 }

@@ -1,32 +1,34 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GRID_SIZES, Photo } from "~/components/picture";
-import { church } from "~/content/church";
+import { listTestimonies } from "~/features/church/about.server";
+import { readFacts } from "~/features/church/facts.server";
 import { listHistoryPhotos } from "~/features/history/history.server";
 import { testimonyPath } from "~/lib/paths";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 
 export async function loader() {
-  return { photos: await listHistoryPhotos() };
+  const [photos, { facts }, testimonies] = await Promise.all([listHistoryPhotos(), readFacts(), listTestimonies()]);
+  return { photos, history: facts.history, creed: facts.creed, testimonies };
 }
 
-export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("O nas") });
+export const meta: MetaFunction = (args) => seo(args, { page: "O nas" });
 
 export default function AboutUs() {
-  const { photos } = useLoaderData<typeof loader>();
+  const { photos, history, creed, testimonies } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <h1>O nas</h1>
       <section aria-labelledby="historia">
         <h2 id="historia">Historia zboru</h2>
-        {church.history.map((p) => (
+        {history.map((p) => (
           <p key={p}>{p}</p>
         ))}
       </section>
       <section aria-labelledby="wyznanie">
         <h2 id="wyznanie">Wyznanie wiary Kościoła Zielonoświątkowego w RP</h2>
         <ol className="creed">
-          {church.creed.map((c) => (
+          {creed.map((c) => (
             <li key={c}>{c}</li>
           ))}
         </ol>
@@ -50,11 +52,11 @@ export default function AboutUs() {
       <section aria-labelledby="swiadectwa">
         <h2 id="swiadectwa">Świadectwa</h2>
         <ul className="cards">
-          {church.testimonies.map((t) => (
+          {testimonies.map((t) => (
             <li key={t.id} className="card">
-              <h3>{t.name}</h3>
-              <p>{t.content.split("\n")[0]}</p>
-              <a className="button" href={testimonyPath(t.id)} aria-label={`czytaj więcej: ${t.name}`}>
+              <h3>{t.title}</h3>
+              <p>{t.text.split("\n")[0]}</p>
+              <a className="button" href={testimonyPath(t.id)} aria-label={`czytaj więcej: ${t.title}`}>
                 czytaj więcej...
               </a>
             </li>

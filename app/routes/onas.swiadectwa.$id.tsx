@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/layout";
-import { church } from "~/content/church";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { getTestimony } from "~/features/church/about.server";
+import { seo } from "~/features/seo/seo";
 import { describe } from "~/lib/text";
 import { ABOUT_PATH } from "~/lib/paths";
 
-export function loader({ params }: LoaderFunctionArgs) {
-  const testimony = church.testimonies.find((t) => String(t.id) === params.id);
+export async function loader({ params }: LoaderFunctionArgs) {
+  const testimony = await getTestimony(params.id ?? "");
   if (!testimony) throw redirect(ABOUT_PATH);
   return { testimony };
 }
@@ -18,8 +18,8 @@ export const meta: MetaFunction<typeof loader> = (args) =>
     args,
     args.data
       ? {
-          title: pageTitle(`Świadectwo: ${args.data.testimony.name}`),
-          description: describe(args.data.testimony.content),
+          page: `Świadectwo: ${args.data.testimony.title}`,
+          description: describe(args.data.testimony.text),
         }
       : {},
   );
@@ -29,8 +29,9 @@ export default function TestimonyPage() {
   return (
     <article className="page article">
       <BackLink to={ABOUT_PATH} />
-      <h1>{testimony.name}</h1>
-      <div className="prose">{testimony.content}</div>
+      <h1>{testimony.title}</h1>
+      <div className="prose">{testimony.text}</div>
+      {testimony.author ? <p className="testimony-author">{testimony.author}</p> : null}
     </article>
   );
 }

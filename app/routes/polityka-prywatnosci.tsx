@@ -1,9 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
 import { privacyPolicy } from "~/content/church";
 import { HOME_PATH } from "~/lib/paths";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 
-export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Polityka prywatności") });
+export const meta: MetaFunction = (args) => seo(args, { page: "Polityka prywatności" });
 
 export default function PrivacyPolicy() {
   return (

@@ -7,7 +7,7 @@ import { getArticle } from "~/features/articles/articles.server";
 import { PreviewBar } from "~/features/publishing/publish-controls";
 import { FlashMessage } from "~/components/forms";
 import { readFlash } from "~/http/flash.server";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 import { PASTOR_ARTICLES_PATH } from "~/lib/paths";
 
 // The article as visitors will see it, also while it is a draft or
@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 // The pastor area is never indexed (seo() says noindex there).
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: pageTitle(args.data?.article ? `Podgląd: ${args.data.article.header}` : undefined) });
+  seo(args, { page: args.data?.article ? `Podgląd: ${args.data.article.header}` : undefined });
 
 export default function ArticlePreview() {
   const { article, flash } = useLoaderData<typeof loader>();

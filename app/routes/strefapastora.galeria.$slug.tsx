@@ -10,7 +10,7 @@ import { PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { readForm, titleFromDetailPath } from "~/features/galleries/editor.server";
 import { DELETE_GALLERY_QUESTION } from "~/features/galleries/constants";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 import { displayDate } from "~/lib/text";
 import { deleteGallery, getGalleryByTitle } from "~/features/galleries/galleries.server";
 import {
@@ -22,7 +22,7 @@ import {
 } from "~/lib/paths";
 import { PublicationBadge } from "~/features/publishing/publish-controls";
 
-export const meta: MetaFunction<typeof loader> = (args) => seo(args, { title: pageTitle(args.data?.gallery.title) });
+export const meta: MetaFunction<typeof loader> = (args) => seo(args, { page: args.data?.gallery.title });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -8,7 +8,7 @@ import { titleFromPreviewPath } from "~/features/galleries/editor.server";
 import { getGalleryByTitle } from "~/features/galleries/galleries.server";
 import { GalleryView } from "~/features/galleries/gallery-view";
 import { PreviewBar } from "~/features/publishing/publish-controls";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 import { UNKNOWN_GALLERY_REDIRECT, pastorGalleryPath } from "~/lib/paths";
 
 // The album as visitors will see it, also while it is a draft or scheduled:
@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // The pastor area is never indexed (seo() says noindex there).
 export const meta: MetaFunction<typeof loader> = (args) =>
-  seo(args, { title: pageTitle(args.data ? `Podgląd: ${args.data.gallery.title}` : undefined) });
+  seo(args, { page: args.data ? `Podgląd: ${args.data.gallery.title}` : undefined });
 
 export default function GalleryPreview() {
   const { gallery, flash, backTo } = useLoaderData<typeof loader>();

@@ -8,11 +8,11 @@ import { activityLabel, actorLabel } from "~/features/activity/actions";
 import { purgeOnVisit } from "~/features/bin/bin.server";
 import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 import { PANEL_PATH } from "~/lib/paths";
 import { displayDateTime } from "~/lib/text";
 
-export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Historia zmian") });
+export const meta: MetaFunction = (args) => seo(args, { page: "Historia zmian" });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -12,11 +12,11 @@ import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 import { BIN_PATH, PANEL_PATH } from "~/lib/paths";
 import { displayDateTime } from "~/lib/text";
 
-export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Kosz") });
+export const meta: MetaFunction = (args) => seo(args, { page: "Kosz" });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

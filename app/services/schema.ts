@@ -1,6 +1,6 @@
 // An ascending index also serves `ORDER BY date DESC, id DESC` by a backward scan.
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { ActivityAction, ActivitySubject } from "~/features/activity/actions";
 
 /**
@@ -339,4 +339,39 @@ export const appKeys = pgTable("app_keys", {
   name: text("name").primaryKey(),
   value: text("value").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * The congregation's facts (name, address, phones, bank account, texts of
+ * the home and about pages): one row, id 1, whose `data` is checked by the
+ * zod schema in app/features/church/facts.server.ts. `sample` names the
+ * fields still holding a new site's sample values; `version` is the
+ * two-tab conflict check.
+ */
+export const churchFacts = pgTable("church_facts", {
+  id: integer("id").primaryKey(),
+  data: jsonb("data").notNull(),
+  sample: jsonb("sample").$type<string[]>().notNull(),
+  version: integer("version").notNull().default(1),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+});
+
+/** A ministry on /sluzby: its people in the order shown. */
+export const ministries = pgTable("ministries", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  people: jsonb("people").$type<string[]>().notNull(),
+  position: integer("position").notNull().default(0),
+});
+
+/** A testimony on /onas and at /onas/swiadectwa/{id}; a hidden one is a draft, a deleted one is in the bin. */
+export const testimonies = pgTable("testimonies", {
+  id: serial("id").primaryKey(),
+  title: text("title").notNull(),
+  text: text("text").notNull(),
+  author: text("author").notNull().default(""),
+  hidden: boolean("hidden").notNull().default(false),
+  position: integer("position").notNull().default(0),
+  deletedAt: timestamp("deleted_at", { withTimezone: true }),
 });

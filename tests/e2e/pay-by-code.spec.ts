@@ -1,15 +1,15 @@
-import { church } from "../../app/content/church";
+import { sampleFacts } from "../../app/content/church";
 import { decodeQr } from "../qr";
 import { expect, test } from "./fixtures";
 
 // Written out from the facts, not by the app's builder: NIP|PL|account|amount|recipient|title|||
 const payload = [
-  church.nip.replace(/\D/g, ""),
+  sampleFacts.nip.replace(/\D/g, ""),
   "PL",
-  church.bank.account.replace(/\D/g, ""),
+  sampleFacts.account.replace(/\D/g, ""),
   "000000",
-  church.bank.qrRecipient,
-  church.bank.qrTitle,
+  sampleFacts.qrRecipient,
+  sampleFacts.qrTitle,
   "",
   "",
   "",
@@ -30,14 +30,14 @@ for (const path of ["/", "/kontakt"]) {
     await expect(page.getByRole("heading", { name: "Zapłać kodem" })).toBeVisible();
     await expect(page.getByText("Zeskanuj kod w aplikacji banku – kwotę wpiszesz sam.")).toBeVisible();
     // The full title stays on the page; the code holds the shortened one.
-    await expect(page.getByText(church.bank.transferTitle, { exact: true })).toBeVisible();
+    await expect(page.getByText(sampleFacts.transferTitle, { exact: true })).toBeVisible();
 
     const account = page.locator(".account-number");
     await expect(account).toHaveText(grouped);
-    await expect(account).toHaveText(church.bank.account);
+    await expect(account).toHaveText(sampleFacts.account);
     expect(await account.evaluate((el) => getComputedStyle(el).userSelect)).toBe("all");
     await account.click();
-    expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(church.bank.account);
+    expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(sampleFacts.account);
 
     const img = page.getByRole("img", { name: "Kod QR z danymi przelewu na konto zboru" });
     await expect(img).toHaveAttribute("loading", "lazy");

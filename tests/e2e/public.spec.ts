@@ -1,4 +1,4 @@
-import { church } from "../../app/content/church";
+import { sampleFacts, sampleTestimonies } from "../../app/content/church";
 import { expect, test } from "./fixtures";
 
 // Each page its own title, so tabs, bookmarks and search results tell them apart.
@@ -21,8 +21,8 @@ const pages = [
   },
   {
     path: "/onas/swiadectwa/1",
-    heading: church.testimonies[0].name,
-    title: `Świadectwo: ${church.testimonies[0].name} · Kościół Zielonoświątkowy w Wieliczce`,
+    heading: sampleTestimonies[0].title,
+    title: `Świadectwo: ${sampleTestimonies[0].title} · Kościół Zielonoświątkowy w Wieliczce`,
   },
 ];
 
@@ -198,17 +198,17 @@ test("about: creed, history photos in new tabs, testimonies", async ({ page }) =
     .nth(2)
     .click();
   await expect(page).toHaveURL(/\/onas\/swiadectwa\/3$/);
-  await expect(page.getByRole("heading", { level: 1, name: church.testimonies[2].name })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: sampleTestimonies[2].title })).toBeVisible();
 });
 
 test("ministries, contact and calendar show the fixed content", async ({ page }) => {
   await page.goto("/sluzby");
   await expect(page.locator(".ministries > li")).toHaveCount(9);
   await page.goto("/kontakt");
-  await expect(page.getByText(church.email)).toBeVisible();
-  await expect(page.getByText(church.nip)).toBeVisible();
-  await expect(page.getByText(church.regon)).toBeVisible();
-  await expect(page.getByText(church.bank.account)).toBeVisible();
+  await expect(page.getByText(sampleFacts.email)).toBeVisible();
+  await expect(page.getByText(sampleFacts.nip)).toBeVisible();
+  await expect(page.getByText(sampleFacts.regon)).toBeVisible();
+  await expect(page.getByText(sampleFacts.account)).toBeVisible();
   await expect(page.getByRole("img", { name: "Polska" })).toHaveCount(2);
   const channel = page.getByRole("link", { name: "Nasz kanał wideo" });
   await expect(channel).toHaveAttribute("target", "_blank");

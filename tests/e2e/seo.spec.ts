@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { church } from "../../app/content/church";
+import { sampleFacts } from "../../app/content/church";
 import { PUBLIC_PAGES, expect, test } from "./fixtures";
 
 // tests/e2e/server.mjs sets PUBLIC_URL to this address: another host than
@@ -13,7 +13,7 @@ async function expectSharingTags(page: Page, path: string) {
   const url = `${PUBLIC_URL}${path}`;
   await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", url);
   await expect(page.locator('head meta[property="og:url"]')).toHaveAttribute("content", url);
-  await expect(page.locator('head meta[property="og:site_name"]')).toHaveAttribute("content", church.name);
+  await expect(page.locator('head meta[property="og:site_name"]')).toHaveAttribute("content", sampleFacts.name);
   await expect(page.locator('head meta[property="og:locale"]')).toHaveAttribute("content", "pl_PL");
   expect(await attr(page, 'meta[property="og:title"]')).toBe(await page.title());
   expect(await attr(page, 'meta[property="og:description"]')).toBe(await attr(page, 'meta[name="description"]'));
@@ -47,11 +47,11 @@ test("the home page and the contact page describe the congregation as a Church",
     const [data] = await structuredData(page);
     expect(data).toMatchObject({
       "@type": "Church",
-      name: church.name,
-      email: church.email,
-      sameAs: [church.videoChannelUrl],
+      name: sampleFacts.name,
+      email: sampleFacts.email,
+      sameAs: [sampleFacts.videoChannelUrl],
       url: `${PUBLIC_URL}/`,
-      address: { "@type": "PostalAddress", streetAddress: church.address.street },
+      address: { "@type": "PostalAddress", streetAddress: sampleFacts.street },
     });
     expect((data.event as { eventSchedule: { byDay: string[] } }[]).map((e) => e.eventSchedule.byDay)).toEqual([
       ["https://schema.org/Sunday"],
@@ -74,7 +74,7 @@ test("an article is shared with its header, excerpt and a 1200 px JPEG, and desc
   await page.goto(href);
   await expectSharingTags(page, href);
   const header = (await page.getByRole("heading", { level: 1 }).textContent())!;
-  expect(await attr(page, 'meta[property="og:title"]')).toBe(`${header} · ${church.name}`);
+  expect(await attr(page, 'meta[property="og:title"]')).toBe(`${header} · ${sampleFacts.name}`);
   await expect(page.locator('head meta[property="og:type"]')).toHaveAttribute("content", "article");
   await expect(page.locator('head meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
   const image = (await attr(page, 'meta[property="og:image"]'))!;
@@ -94,8 +94,8 @@ test("an article is shared with its header, excerpt and a 1200 px JPEG, and desc
     headline: header,
     image: [image],
     mainEntityOfPage: { "@id": `${PUBLIC_URL}${href}` },
-    author: { "@type": "Organization", name: church.name },
-    publisher: { "@type": "Organization", name: church.name },
+    author: { "@type": "Organization", name: sampleFacts.name },
+    publisher: { "@type": "Organization", name: sampleFacts.name },
   });
   expect(Number.isNaN(Date.parse(data.datePublished as string))).toBe(false);
 });

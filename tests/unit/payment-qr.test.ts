@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
-import { church } from "~/content/church";
+import { sampleFacts } from "~/content/church";
 import { groupAccount } from "~/features/giving/bank-account";
 import {
   type TransferDetails,
@@ -10,6 +10,7 @@ import {
   paymentCodeSvg,
   transferPayload,
 } from "~/features/giving/payment-qr.server";
+import { saveFacts } from "~/features/church/facts.server";
 import { loader as codeLoader } from "~/routes/kod-przelewu[.]svg";
 import { loader as contactLoader } from "~/routes/kontakt";
 import { loader as homeLoader } from "~/routes/_index";
@@ -32,11 +33,11 @@ describe("transfer payload", () => {
   });
 
   it("takes the congregation's facts: digits only, shortened recipient and title", () => {
-    expect(churchPayload()).toBe(
+    expect(churchPayload(sampleFacts)).toBe(
       "0000000000|PL|04000000000000000000000000|000000|KZ Zbór w Wieliczce|darowizna na cele kultu relig.|||",
     );
-    expect([...church.bank.qrRecipient].length).toBeLessThanOrEqual(20);
-    expect([...church.bank.qrTitle].length).toBeLessThanOrEqual(32);
+    expect([...sampleFacts.qrRecipient].length).toBeLessThanOrEqual(20);
+    expect([...sampleFacts.qrTitle].length).toBeLessThanOrEqual(32);
   });
 
   it("accepts an account written as an IBAN or without spaces", () => {
@@ -52,7 +53,7 @@ describe("transfer payload", () => {
     expect(() => transferPayload({ ...valid, recipient: "ż".repeat(21) })).toThrow(
       "bank.qrRecipient must be at most 20 characters",
     );
-    expect(() => transferPayload({ ...valid, title: church.bank.transferTitle })).toThrow(
+    expect(() => transferPayload({ ...valid, title: sampleFacts.transferTitle })).toThrow(
       "bank.qrTitle must be at most 32 characters",
     );
   });
@@ -78,6 +79,18 @@ describe("transfer payload", () => {
 });
 
 describe("QR code image", () => {
+  // The congregation's own details: a site with a database of its own shows no code for sample ones.
+  const ours = { ...sampleFacts, account: valid.account, nip: valid.nip };
+  it("is not served while the account is a sample", async () => {
+    const res = await settle(() => codeLoader({ request: request(paymentCodeSrc(ours)!), params: {}, context: {} }));
+    expect(res.status).toBe(404);
+  });
+
+  it("follows the account the pastor saved", async () => {
+    const saved = await saveFacts({ account: valid.account, nip: valid.nip }, { baseVersion: 0, actor: null });
+    expect(saved).toEqual({ ok: true, changed: ["nip", "account"] });
+  });
+
   it("decodes to the exact payload, at its own size and at the size pages show it", async () => {
     const payload = transferPayload(valid);
     const svg = await paymentCodeSvg(payload);
@@ -89,27 +102,27 @@ describe("QR code image", () => {
   });
 
   it("uses error correction level L", async () => {
-    const svg = await paymentCodeSvg(churchPayload());
+    const svg = await paymentCodeSvg(churchPayload(sampleFacts)!);
     expect(await errorCorrectionLevel(svg)).toBe("L");
     // The reader tells the levels apart.
-    const m = await QRCode.toString(churchPayload(), { type: "svg", errorCorrectionLevel: "M", margin: 4 });
+    const m = await QRCode.toString(churchPayload(sampleFacts)!, { type: "svg", errorCorrectionLevel: "M", margin: 4 });
     expect(await errorCorrectionLevel(m)).toBe("M");
   });
 
   it("is served as a cacheable SVG with an ETag and the site's security headers", async () => {
     const args = (path: string, init?: RequestInit) => ({ request: request(path, init), params: {}, context: {} });
-    const res = await settle(() => codeLoader(args(paymentCodeSrc())));
+    const res = await settle(() => codeLoader(args(paymentCodeSrc(ours)!)));
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("image/svg+xml; charset=utf-8");
     expect(res.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
     expect(res.headers.get("Content-Security-Policy")).toContain("script-src 'self'");
     expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
     const svg = await res.text();
-    expect(await decodeQr(svg, 250)).toBe(churchPayload());
+    expect(await decodeQr(svg, 250)).toBe(churchPayload(ours));
 
     const etag = res.headers.get("ETag")!;
     expect(etag).toMatch(/^"[\w-]+"$/);
-    const again = await settle(() => codeLoader(args(paymentCodeSrc(), { headers: { "If-None-Match": etag } })));
+    const again = await settle(() => codeLoader(args(paymentCodeSrc(ours)!, { headers: { "If-None-Match": etag } })));
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
 
@@ -127,12 +140,12 @@ describe("QR code image", () => {
     const contact = await (await settle(() => contactLoader())).json();
     expect(home.paymentCodeSrc).toMatch(/^\/kod-przelewu\.svg\?v=[\w-]{10}$/);
     expect(contact.paymentCodeSrc).toBe(home.paymentCodeSrc);
-    expect((await churchPaymentCode()).svg).toContain("<svg");
+    expect((await churchPaymentCode(churchPayload(ours)!)).svg).toContain("<svg");
   });
 });
 
 it("groups the account number like banks print it", () => {
   expect(groupAccount("PL61109010140000071219812874")).toBe("61 1090 1014 0000 0712 1981 2874");
   expect(groupAccount("61-1090-1014-0000-0712-1981-2874")).toBe("61 1090 1014 0000 0712 1981 2874");
-  expect(groupAccount(church.bank.account)).toBe("04 0000 0000 0000 0000 0000 0000");
+  expect(groupAccount(sampleFacts.account)).toBe("04 0000 0000 0000 0000 0000 0000");
 });

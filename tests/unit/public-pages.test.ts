@@ -9,6 +9,10 @@ import { action as acceptAction } from "~/routes/akceptuje";
 import { loader as aboutLoader } from "~/routes/onas._index";
 import { loader as testimonyLoader } from "~/routes/onas.swiadectwa.$id";
 import { loader as splatLoader } from "~/routes/$";
+import { eq } from "drizzle-orm";
+import { seedChurchContent } from "~/features/church/about.server";
+import { db } from "~/services/db.server";
+import { testimonies } from "~/services/schema";
 import { insertArticle, insertGallery, insertHistoryPhoto } from "../fixtures";
 import { request, resetDatabase, settle } from "../helpers";
 
@@ -134,12 +138,16 @@ describe("/onas", () => {
     expect(photos.map((p: { name: string }) => p.name)).toEqual(["pierwsze", "drugie"]);
   });
 
-  it("shows testimonies 1–5 and redirects anything else to /onas", async () => {
+  it("shows testimonies 1–5 and redirects anything else (unknown or hidden) to /onas", async () => {
+    await seedChurchContent(await db());
+    await (await db()).update(testimonies).set({ hidden: true }).where(eq(testimonies.id, 3));
+    const { testimonies: shown } = await (await settle(() => aboutLoader())).json();
+    expect(shown.map((t: { id: number }) => t.id)).toEqual([1, 2, 4, 5]);
     for (const id of ["1", "5"]) {
       const res = await settle(async () => testimonyLoader(args(`/onas/swiadectwa/${id}`, { id })));
       expect(res.status).toBe(200);
     }
-    for (const id of ["0", "6", "abc", "1.0", "%E0%A4%A", "x".repeat(5000)]) {
+    for (const id of ["0", "3", "6", "abc", "1.0", "%E0%A4%A", "x".repeat(5000)]) {
       const res = await settle(async () => testimonyLoader(args("/onas/swiadectwa/x", { id })));
       expect(res.status).toBe(302);
       expect(res.headers.get("Location")).toBe("/onas");

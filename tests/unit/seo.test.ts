@@ -3,7 +3,8 @@
 import jsonld from "jsonld";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "~/services/config.server";
-import { church, meetingTime } from "~/content/church";
+import { church, meetingTime, sampleFacts } from "~/content/church";
+import { publicFacts } from "~/features/church/facts.server";
 import { canonicalPath, churchJsonLd, jsonLdText, newsArticleJsonLd, seo } from "~/features/seo/seo";
 
 const ORIGIN = "https://zbor.example.org";
@@ -31,17 +32,19 @@ const metaArgs = (pathname: string, search = "") =>
 
 describe("Church structured data", () => {
   it("names the congregation, its address, phone, e-mail, channel and weekly meetings", async () => {
-    const [node] = await expand(churchJsonLd(ORIGIN));
+    const [node] = await expand(
+      churchJsonLd(ORIGIN, publicFacts({ facts: sampleFacts, sample: [] }, { hideSamples: false })),
+    );
     expect(node["@type"]).toEqual([`${S}Church`]);
-    expect(value(node, "name")).toEqual([church.name]);
+    expect(value(node, "name")).toEqual([sampleFacts.name]);
     expect(value(node, "url")).toEqual([`${ORIGIN}/`]);
-    expect(value(node, "email")).toEqual([church.email]);
-    expect(value(node, "telephone")).toEqual([...church.phones]);
-    expect(value(node, "sameAs")).toEqual([church.videoChannelUrl]);
+    expect(value(node, "email")).toEqual([sampleFacts.email]);
+    expect(value(node, "telephone")).toEqual([...sampleFacts.phones]);
+    expect(value(node, "sameAs")).toEqual([sampleFacts.videoChannelUrl]);
     const address = child(node, "address");
     expect(address["@type"]).toEqual([`${S}PostalAddress`]);
-    expect(value(address, "streetAddress")).toEqual([church.address.street]);
-    expect(value(address, "postalCode")).toEqual([church.address.postalCode]);
+    expect(value(address, "streetAddress")).toEqual([sampleFacts.street]);
+    expect(value(address, "postalCode")).toEqual([sampleFacts.postalCode]);
     expect(value(address, "addressLocality")).toEqual(["Wieliczka"]);
 
     // The meetings: Sunday 10:00; youth Saturday 17:00–20:00; home groups Tuesday and Friday 19:00.
@@ -88,7 +91,7 @@ describe("NewsArticle structured data", () => {
   };
 
   it("carries headline, date, image, author, publisher and the page", async () => {
-    const [node] = await expand(newsArticleJsonLd(ORIGIN, article));
+    const [node] = await expand(newsArticleJsonLd(ORIGIN, article, sampleFacts.name));
     expect(node["@type"]).toEqual([`${S}NewsArticle`]);
     expect(value(node, "headline")).toEqual([article.header]);
     expect(value(node, "datePublished")).toEqual([article.published]);
@@ -96,7 +99,7 @@ describe("NewsArticle structured data", () => {
     for (const who of ["author", "publisher"]) {
       const org = child(node, who);
       expect(org["@type"]).toEqual([`${S}Organization`]);
-      expect(value(org, "name")).toEqual([church.name]);
+      expect(value(org, "name")).toEqual([sampleFacts.name]);
     }
     const page = child(node, "mainEntityOfPage");
     expect(page["@type"]).toEqual([`${S}WebPage`]);
@@ -104,7 +107,7 @@ describe("NewsArticle structured data", () => {
   });
 
   it("cannot be broken out of by the pastor's text", () => {
-    const text = jsonLdText(newsArticleJsonLd(ORIGIN, article));
+    const text = jsonLdText(newsArticleJsonLd(ORIGIN, article, sampleFacts.name));
     expect(text).not.toMatch(/[<>]/);
     expect(text).not.toContain("</script");
     expect(JSON.parse(text).headline).toBe(article.header);
@@ -144,18 +147,29 @@ describe("meta tags", () => {
       "og:url": `${ORIGIN}/aktualnosci/17`,
       "og:image": `${ORIGIN}/pliki/a-1200.jpeg`,
       "og:image:width": "1200",
-      "og:site_name": church.name,
+      "og:site_name": sampleFacts.name,
       "og:locale": "pl_PL",
       "twitter:card": "summary_large_image",
       "twitter:image": `${ORIGIN}/pliki/a-1200.jpeg`,
     });
   });
 
+  it("name the congregation as the root loader read it from the database", () => {
+    const args = {
+      ...metaArgs("/kontakt"),
+      matches: [{ id: "root", data: { origin: ORIGIN, site: { ...sampleFacts, name: "Zbór w Niepołomicach" } } }],
+    } as unknown as Parameters<typeof seo>[0];
+    const tags = byKey(seo(args, { page: "Kontakt" }));
+    expect(tags.title).toBe("Kontakt · Zbór w Niepołomicach");
+    expect(tags["og:site_name"]).toBe("Zbór w Niepołomicach");
+    expect(tags["link:alternate"]).toBe(`${ORIGIN}/aktualnosci/rss.xml`);
+  });
+
   it("leave out og:image without a photo (social sites ignore the SVG default)", () => {
     const tags = byKey(seo(metaArgs("/kontakt")));
     expect(tags["og:image"]).toBeUndefined();
     expect(tags["twitter:card"]).toBe("summary");
-    expect(tags.title).toBe(church.name);
+    expect(tags.title).toBe(sampleFacts.name);
   });
 
   it("still render when the root loader's data is missing (an error page before it ran)", () => {

@@ -16,7 +16,7 @@ export const ACTIVITY_ACTIONS = [
 
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
-export type ActivitySubject = "article" | "gallery";
+export type ActivitySubject = "article" | "gallery" | "church" | "ministry" | "testimony";
 
 /** One entry as the history page receives it. */
 export interface ActivityEntry {
@@ -44,7 +44,13 @@ const VERBS: Record<ActivityAction, string> = {
   sign_in_refused: "odmowa logowania: zbyt wiele nieudanych prób",
 };
 
-const NOUNS: Record<ActivitySubject, string> = { article: "artykuł", gallery: "galerię" };
+const NOUNS: Record<ActivitySubject, string> = {
+  article: "artykuł",
+  gallery: "galerię",
+  church: "dane zboru:",
+  ministry: "służbę",
+  testimony: "świadectwo",
+};
 
 /** 'dodano artykuł „Dzień dziecka”', 'zalogowano się (adres 192.0.2.1)'. */
 export function activityLabel(entry: Pick<ActivityEntry, "action" | "subjectKind" | "subjectTitle" | "address">) {

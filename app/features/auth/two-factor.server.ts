@@ -3,7 +3,7 @@ import { getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
 import base32Encode from "base32-encode";
 import { and, count, eq, isNull, lt, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
-import { church } from "~/content/church";
+import { sampleFacts } from "~/content/church";
 import { clock } from "~/services/clock.server";
 import { recoveryCodes, sessions, users } from "~/services/schema";
 import { withDb } from "~/services/db.server";
@@ -22,7 +22,7 @@ const TOTP = { period: 30, digits: 6, algorithm: "SHA-1" } as const;
 /** 160 bits, the length RFC 4226 recommends for the shared secret. */
 const SECRET_BYTES = 20;
 /** The name apps list the account under. */
-export const TOTP_ISSUER = church.headerTitle[1];
+export const TOTP_ISSUER = sampleFacts.headerLine2;
 
 const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"; // no 0/o, 1/l/i
 const RECOVERY_LENGTH = 10;

@@ -1,9 +1,8 @@
-import { church } from "~/content/church";
-import { groupAccount } from "~/features/giving/bank-account";
+import type { PublicBank } from "~/features/church/facts";
 
-/** The account number as banks print it; one tap selects all of it for copying. */
-export function AccountNumber() {
-  return <span className="account-number">{groupAccount(church.bank.account)}</span>;
+/** The account number as banks print it (the loader groups it); one tap selects all of it for copying. */
+export function AccountNumber({ account }: { account: string }) {
+  return <span className="account-number">{account}</span>;
 }
 
 /** The "Zapłać kodem" QR code; `src` comes from the route's loader (versioned by content). */
@@ -22,18 +21,19 @@ export function PayByCode({ src }: { src: string }) {
  * the account number and the transfer title, then the QR code.
  */
 export function TransferDetails({
+  bank,
   paymentCodeSrc,
   withHolder = false,
 }: {
-  paymentCodeSrc: string;
+  bank: PublicBank;
+  paymentCodeSrc: string | null;
   withHolder?: boolean;
 }) {
-  const { bank } = church;
   return (
     <>
       <dl className="details">
         <dt>Bank</dt>
-        <dd>{bank.name}</dd>
+        <dd>{bank.bankName}</dd>
         {withHolder ? (
           <>
             <dt>Odbiorca</dt>
@@ -42,12 +42,12 @@ export function TransferDetails({
         ) : null}
         <dt>Numer konta</dt>
         <dd>
-          <AccountNumber />
+          <AccountNumber account={bank.account} />
         </dd>
         <dt>Tytuł przelewu</dt>
         <dd>{bank.transferTitle}</dd>
       </dl>
-      <PayByCode src={paymentCodeSrc} />
+      {paymentCodeSrc ? <PayByCode src={paymentCodeSrc} /> : null}
     </>
   );
 }

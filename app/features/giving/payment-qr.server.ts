@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import QRCode from "qrcode";
 import { z } from "zod";
-import { church } from "~/content/church";
+import type { ChurchFacts } from "~/features/church/facts";
 import { accountDigits } from "~/features/giving/bank-account";
 import { PAYMENT_CODE_PATH } from "~/lib/paths";
 
@@ -60,7 +60,7 @@ const schema = z.object({
   title: codeText(32),
 });
 
-// Errors name the value as it is called in app/content/church.ts.
+// Errors name the fact the value comes from.
 const FIELD_NAMES: Record<keyof TransferDetails, string> = {
   nip: "nip",
   account: "bank.account",
@@ -75,19 +75,14 @@ export function transferPayload(details: TransferDetails): string {
     const problems = parsed.error.issues.map(
       (issue) => `${FIELD_NAMES[issue.path[0] as keyof TransferDetails]} ${issue.message}`,
     );
-    throw new Error(`Payment QR code: invalid details in app/content/church.ts: ${problems.join("; ")}`);
+    throw new Error(`Payment QR code: invalid details: ${problems.join("; ")}`);
   }
   const { nip, account, recipient, title } = parsed.data;
   return [nip, "PL", account, AMOUNT_TO_BE_TYPED, recipient, title, "", "", ""].join("|");
 }
 
-export function churchTransferDetails(): TransferDetails {
-  return {
-    nip: church.nip,
-    account: church.bank.account,
-    recipient: church.bank.qrRecipient,
-    title: church.bank.qrTitle,
-  };
+export function churchTransferDetails(facts: ChurchFacts): TransferDetails {
+  return { nip: facts.nip, account: facts.account, recipient: facts.qrRecipient, title: facts.qrTitle };
 }
 
 /** Error correction L: the payload is large and a screen shows it undamaged, so the smallest, coarsest code scans best. */
@@ -103,27 +98,33 @@ export function paymentCodeSvg(payload: string): Promise<string> {
 const hash = (text: string, length: number) =>
   crypto.createHash("sha256").update(text).digest("base64url").slice(0, length);
 
-let checkedPayload: string | undefined;
-
-/** The congregation's payload, checked once; called at start so a mistyped fact stops the server. */
-export function churchPayload(): string {
-  checkedPayload ??= transferPayload(churchTransferDetails());
-  return checkedPayload;
+/** The congregation's payload, or null when its details cannot make a right code (then no code is shown). */
+export function churchPayload(facts: ChurchFacts): string | null {
+  try {
+    return transferPayload(churchTransferDetails(facts));
+  } catch {
+    return null;
+  }
 }
 
 /** Changes whenever the code's content does, so the image may be cached for good under it. */
-export function paymentCodeVersion(): string {
-  return hash(churchPayload(), 10);
+export function paymentCodeVersion(payload: string): string {
+  return hash(payload, 10);
 }
 
-/** Address of the image for pages: versioned by content. */
-export function paymentCodeSrc(): string {
-  return `${PAYMENT_CODE_PATH}?v=${paymentCodeVersion()}`;
+/** Address of the image for pages, versioned by content; null when there is no code to show. */
+export function paymentCodeSrc(facts: ChurchFacts): string | null {
+  const payload = churchPayload(facts);
+  return payload ? `${PAYMENT_CODE_PATH}?v=${paymentCodeVersion(payload)}` : null;
 }
 
-let rendered: Promise<{ svg: string; etag: string }> | undefined;
+let rendered: { payload: string; code: Promise<{ svg: string; etag: string }> } | undefined;
 
-export function churchPaymentCode(): Promise<{ svg: string; etag: string }> {
-  rendered ??= paymentCodeSvg(churchPayload()).then((svg) => ({ svg, etag: `"${hash(svg, 27)}"` }));
-  return rendered;
+/** The code's image; the last one made is kept until the details change. */
+export function churchPaymentCode(payload: string): Promise<{ svg: string; etag: string }> {
+  if (rendered?.payload !== payload) {
+    const code = paymentCodeSvg(payload).then((svg) => ({ svg, etag: `"${hash(svg, 27)}"` }));
+    rendered = { payload, code };
+  }
+  return rendered.code;
 }

@@ -4,7 +4,8 @@ import { articles } from "~/services/schema";
 import { withDb } from "~/services/db.server";
 import { shareImage } from "~/services/images.server";
 import { type Storage, storage } from "~/services/storage.server";
-import { RSS_TITLE, SITE_DESCRIPTION, absoluteUrl, publishedAt } from "~/features/seo/seo";
+import { absoluteUrl, publishedAt, rssTitle, siteDescription } from "~/features/seo/seo";
+import { readFacts } from "~/features/church/facts.server";
 import { element, rfc822, xmlText } from "~/features/seo/xml.server";
 import { EXCERPT_LENGTH, excerpt } from "~/features/articles/articles.server";
 import { NEWS_PATH, RSS_PATH, articlePath } from "~/lib/paths";
@@ -19,6 +20,7 @@ export function articleUrl(origin: string, id: string): string {
 
 /** The newest RSS_LIMIT articles, in the order of the news list (newest first). */
 export async function rssFeed(origin: string, store: Storage = storage()): Promise<string> {
+  const { facts } = await readFacts();
   const rows = await withDb((db) =>
     db
       .select({
@@ -60,9 +62,9 @@ export async function rssFeed(origin: string, store: Storage = storage()): Promi
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/">',
     "<channel>",
-    element("title", RSS_TITLE),
+    element("title", rssTitle(facts.name)),
     element("link", absoluteUrl(origin, NEWS_PATH)),
-    element("description", SITE_DESCRIPTION),
+    element("description", siteDescription(facts.name)),
     element("language", "pl"),
     `<atom:link href="${xmlText(absoluteUrl(origin, RSS_PATH))}" rel="self" type="application/rss+xml"/>`,
     newest ? element("lastBuildDate", rfc822(newest)) : "",

@@ -1,6 +1,8 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useNonce } from "~/lib/document-context";
+import { sampleFacts } from "~/content/church";
 import { type RootData, jsonLdText } from "~/features/seo/seo";
+import type { SiteNames } from "~/features/church/facts";
 
 /** Structured data for search engines, rendered with the page (public pages run no scripts). */
 export function JsonLd({ data }: { data: unknown }) {
@@ -12,4 +14,9 @@ export function JsonLd({ data }: { data: unknown }) {
 /** The origin absolute addresses are built on (from the root loader). */
 export function useOrigin(): string {
   return (useRouteLoaderData("root") as RootData | undefined)?.origin ?? "";
+}
+
+/** The congregation's names for the header and footer (from the root loader; the samples before it ran). */
+export function useSiteNames(): SiteNames {
+  return (useRouteLoaderData("root") as RootData | undefined)?.site ?? sampleFacts;
 }

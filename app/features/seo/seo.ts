@@ -6,12 +6,13 @@
  * parent's rather than adding to it.
  */
 import type { MetaArgs, MetaDescriptor } from "@remix-run/node";
-import { type Meeting, church } from "~/content/church";
+import { type Meeting, church, sampleFacts } from "~/content/church";
+import type { PublicFacts, SiteNames } from "~/features/church/facts";
 import { dateFormat, trimEndWhile } from "~/lib/text";
 import { HOME_PATH, NEWS_PATH, RSS_PATH, articlePath, isPastorPath } from "~/lib/paths";
 
-export const RSS_TITLE = `Aktualności – ${church.name}`;
-export const SITE_DESCRIPTION = `${church.name} – nabożeństwa, aktualności, galeria i kontakt.`;
+export const rssTitle = (siteName: string) => `Aktualności – ${siteName}`;
+export const siteDescription = (siteName: string) => `${siteName} – nabożeństwa, aktualności, galeria i kontakt.`;
 
 /** An image social sites can show (a raster file; none of them takes SVG). */
 export interface SeoImage {
@@ -21,6 +22,9 @@ export interface SeoImage {
 }
 
 export interface SeoOptions {
+  /** The page's own name, shown before the congregation's; none on the home page. */
+  page?: string;
+  /** A whole title, instead of one made from `page`. */
   title?: string;
   description?: string;
   type?: "website" | "article";
@@ -28,9 +32,10 @@ export interface SeoOptions {
   imageAlt?: string;
 }
 
-/** Data of the root loader: the origin absolute addresses are built on. */
+/** Data of the root loader: the origin absolute addresses are built on, and the names the layout shows. */
 export interface RootData {
   origin: string;
+  site: SiteNames;
 }
 
 export function absoluteUrl(origin: string, pathOrUrl: string): string {
@@ -53,31 +58,38 @@ export function originOf(matches: Args["matches"]): string {
   return root?.origin ?? "";
 }
 
+/** The congregation's name, from the root loader (the sample one before it ran). */
+export function siteNameOf(matches: Args["matches"]): string {
+  const root = matches.find((m) => m.id === "root")?.data as RootData | undefined;
+  return root?.site?.name ?? sampleFacts.name;
+}
+
 /**
  * A page's title: its own name first, then the congregation's, so tabs,
  * bookmarks and search results tell pages apart. The home page has the
  * congregation's name alone.
  */
-export function pageTitle(name?: string): string {
-  return name ? `${name} · ${church.name}` : church.name;
+export function pageTitle(name?: string, siteName: string = sampleFacts.name): string {
+  return name ? `${name} · ${siteName}` : siteName;
 }
 
 /** Meta tags of a page; pastor pages get only their title and are kept out of search engines. */
 export function seo({ matches, location }: Args, options: SeoOptions = {}): MetaDescriptor[] {
-  const title = options.title ?? church.name;
+  const siteName = siteNameOf(matches);
+  const title = options.title ?? pageTitle(options.page, siteName);
   const origin = originOf(matches);
   // Every page names the news feed, so a reader finds it wherever it starts.
   const feed: MetaDescriptor = {
     tagName: "link",
     rel: "alternate",
     type: "application/rss+xml",
-    title: RSS_TITLE,
+    title: rssTitle(siteName),
     href: absoluteUrl(origin, RSS_PATH),
   };
   if (isPastorPath(location.pathname)) {
     return [{ title }, { name: "robots", content: "noindex, nofollow" }, feed];
   }
-  const description = options.description || SITE_DESCRIPTION;
+  const description = options.description || siteDescription(siteName);
   const url = absoluteUrl(origin, canonicalPath(location.pathname, location.search));
   const image = options.image ? { ...options.image, url: absoluteUrl(origin, options.image.url) } : null;
   const tags: MetaDescriptor[] = [
@@ -86,7 +98,7 @@ export function seo({ matches, location }: Args, options: SeoOptions = {}): Meta
     { tagName: "link", rel: "canonical", href: url },
     feed,
     { property: "og:type", content: options.type ?? "website" },
-    { property: "og:site_name", content: church.name },
+    { property: "og:site_name", content: siteName },
     { property: "og:locale", content: "pl_PL" },
     { property: "og:title", content: title },
     { property: "og:description", content: description },
@@ -171,20 +183,20 @@ export function jsonLdText(data: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-function postalAddress() {
+function postalAddress(address: PublicFacts["address"]) {
   return {
     "@type": "PostalAddress",
-    streetAddress: church.address.street,
-    postalCode: church.address.postalCode,
-    addressLocality: church.address.city,
+    streetAddress: address.street,
+    postalCode: address.postalCode,
+    addressLocality: address.city,
     addressCountry: "PL",
   };
 }
 
-function organization(origin: string) {
+function organization(origin: string, siteName: string) {
   return {
     "@type": "Organization",
-    name: church.name,
+    name: siteName,
     url: absoluteUrl(origin, HOME_PATH),
     logo: { "@type": "ImageObject", url: absoluteUrl(origin, "/logo.svg") },
   };
@@ -193,13 +205,13 @@ function organization(origin: string) {
 /** `HH:MM` as a schema.org Time. */
 const time = (hhmm: string) => `${hhmm}:00`;
 
-function meetingEvent(m: Meeting) {
+function meetingEvent(m: Meeting, address: PublicFacts["address"]) {
   return {
     "@type": "Event",
     name: m.name,
     eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
     // Home groups meet in homes: no place to name.
-    ...(m.where ? { location: { "@type": "Place", name: m.where, address: postalAddress() } } : {}),
+    ...(m.where ? { location: { "@type": "Place", name: m.where, address: postalAddress(address) } } : {}),
     eventSchedule: {
       "@type": "Schedule",
       byDay: m.days.map((d) => `https://schema.org/${d}`),
@@ -212,19 +224,19 @@ function meetingEvent(m: Meeting) {
 }
 
 /** The congregation as a schema.org Church, with its weekly meetings (app/content/church.ts) as scheduled events. */
-export function churchJsonLd(origin: string) {
+export function churchJsonLd(origin: string, facts: PublicFacts) {
   return {
     "@context": "https://schema.org",
     "@type": "Church",
     "@id": absoluteUrl(origin, "/#zbor"),
-    name: church.name,
+    name: facts.name,
     url: absoluteUrl(origin, HOME_PATH),
     logo: absoluteUrl(origin, "/logo.svg"),
-    email: church.email,
-    telephone: [...church.phones],
-    address: postalAddress(),
-    sameAs: [church.videoChannelUrl],
-    event: church.meetings.map(meetingEvent),
+    email: facts.email,
+    telephone: facts.phones.map((p) => p.display),
+    address: postalAddress(facts.address),
+    sameAs: [facts.videoChannelUrl],
+    event: church.meetings.map((m) => meetingEvent(m, facts.address)),
   };
 }
 
@@ -237,7 +249,7 @@ export interface NewsArticleInput {
 }
 
 /** An article as a schema.org NewsArticle. */
-export function newsArticleJsonLd(origin: string, a: NewsArticleInput) {
+export function newsArticleJsonLd(origin: string, a: NewsArticleInput, siteName: string) {
   const url = absoluteUrl(origin, articlePath(a.id));
   return {
     "@context": "https://schema.org",
@@ -249,7 +261,7 @@ export function newsArticleJsonLd(origin: string, a: NewsArticleInput) {
     inLanguage: "pl",
     ...(a.published ? { datePublished: a.published } : {}),
     ...(a.image ? { image: [absoluteUrl(origin, a.image.url)] } : {}),
-    author: organization(origin),
-    publisher: organization(origin),
+    author: organization(origin, siteName),
+    publisher: organization(origin, siteName),
   };
 }

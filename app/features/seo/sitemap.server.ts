@@ -1,6 +1,6 @@
 // The sitemap: every public page, article and album.
 import { and, desc, isNull } from "drizzle-orm";
-import { church } from "~/content/church";
+import { listTestimonies } from "~/features/church/about.server";
 import { articles, galleries } from "~/services/schema";
 import { withDb } from "~/services/db.server";
 import { absoluteUrl, publishedAt } from "~/features/seo/seo";
@@ -30,7 +30,6 @@ export const SITEMAP_PAGES = [
   GALLERIES_PATH,
   CONTACT_PATH,
   PRIVACY_PATH,
-  ...church.testimonies.map((t) => testimonyPath(t.id)),
 ] as const;
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -76,7 +75,8 @@ export async function sitemap(origin: string): Promise<string> {
       .filter((d): d is string => d !== null)
       .sort()
       .at(-1) ?? null;
-  const pages = SITEMAP_PAGES.map((path) => ({
+  const testimonyPaths = (await listTestimonies()).map((t) => testimonyPath(t.id));
+  const pages = [...SITEMAP_PAGES, ...testimonyPaths].map((path) => ({
     loc: absoluteUrl(origin, path),
     lastmod: path === NEWS_PATH ? latest(articleEntries) : path === GALLERIES_PATH ? latest(albumEntries) : null,
   }));
