@@ -31,7 +31,7 @@ COPY --chown=node:node server ./server
 RUN mkdir -p /app/data && chown node:node /app/data && ln -s /app/build/cli.js /usr/local/bin/zbor
 USER node
 EXPOSE 3000
-# /readyz answers 200 only while the database and the file storage respond.
+# /readyz answers 200 while the instance can serve (database up, or pages in its cache).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # server/index.mjs boots the app (migrations, accounts) and then serves it

@@ -13,6 +13,7 @@ import { backfillShareImages } from "~/features/seo/share-images.server";
 import { type Config, config } from "~/services/config.server";
 import { type Connection, connection, drainAndCloseDb, isDatabaseUnavailable } from "~/services/db.server";
 import { logger } from "~/services/logger.server";
+import { startPageWarmer, stopPageWarmer } from "~/http/page-warmer.server";
 import { removeStaleUploads } from "~/services/upload.server";
 
 let state: "starting" | "ready" | "stopping" = "starting";
@@ -101,6 +102,8 @@ export async function boot(): Promise<void> {
   purgeExpired().catch((error) => logger.error({ err: error }, "purging the bin failed"));
   // Drafts of albums abandoned for a day, and their photos: now and every hour.
   scheduleGalleryCleanup();
+  // The main public pages into the page cache, once the port is open and after every change.
+  startPageWarmer();
   state = "ready";
 }
 
@@ -108,5 +111,6 @@ export async function boot(): Promise<void> {
 export async function shutdown(): Promise<void> {
   state = "stopping";
   stopGalleryCleanup();
+  stopPageWarmer();
   await drainAndCloseDb();
 }

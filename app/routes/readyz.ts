@@ -1,31 +1,23 @@
-import { sql } from "drizzle-orm";
 import { isBooted } from "~/boot/boot.server";
-import { db } from "~/services/db.server";
+import { pageCache } from "~/http/page-cache.server";
 import { applySecurityHeaders } from "~/http/security-headers.server";
-import { storage } from "~/services/storage.server";
+import { dependencies } from "~/services/health.server";
 
-async function check(fn: () => Promise<unknown>): Promise<"ok" | "unavailable"> {
-  try {
-    await Promise.race([
-      fn(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 3_000).unref()),
-    ]);
-    return "ok";
-  } catch {
-    return "unavailable";
-  }
-}
-
-/** Readiness for a load balancer: the database and the file storage both answer. */
+/**
+ * Readiness for a load balancer: this instance can serve visitors. That is
+ * true once booted while the database answers, and also while it does not
+ * if the page cache holds pages: every instance shares the database, so
+ * taking them all out of rotation would turn a database blip into a full
+ * outage while they could still serve the public pages. The database and
+ * storage are reported here for information; /healthz/dependencies fails
+ * on them, for alerts.
+ */
 export async function loader() {
   // Before boot() has finished (or once shutdown has begun) nothing is ready.
   if (!isBooted()) return answer({ status: "starting" }, false);
-  const [database, files] = await Promise.all([
-    check(async () => (await db()).execute(sql`select 1`)),
-    // A key that never exists: any answer, even "not found", means reachable.
-    check(() => storage().exists("readyz/probe")),
-  ]);
-  return answer({ database, storage: files }, database === "ok" && files === "ok");
+  const reachable = await dependencies();
+  const { pages } = pageCache().size();
+  return answer({ ...reachable, cachedPages: pages }, reachable.database === "ok" || pages > 0);
 }
 
 function answer(body: object, ready: boolean) {

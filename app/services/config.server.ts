@@ -56,6 +56,8 @@ const schema = z
     ),
     // Memory for rendered public pages (app/http/page-cache.server.ts); 0 turns the cache off.
     PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(32),
+    // Rendering the main public pages into the cache after start and after each change (0 turns it off).
+    WARM_PAGES: flag,
     // The site's public address, for canonical links, feeds and sharing tags.
     PUBLIC_URL: z.preprocess(
       blankAsUnset,
@@ -140,6 +142,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     // `npm start` without DATABASE_URL: a demo pastor account is made with the database.
     demoAccount: embedded && e.DATABASE_URL !== "memory:",
     pageCacheBytes: Math.floor(e.PAGE_CACHE_MB * 1024 * 1024),
+    warmPages: (e.WARM_PAGES ?? true) && e.PAGE_CACHE_MB > 0,
     // Null: absolute links use the origin of each request (see app/features/seo/seo.ts).
     publicUrl: e.PUBLIC_URL ?? null,
   };

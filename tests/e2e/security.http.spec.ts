@@ -16,6 +16,7 @@ const OTHER = [
   "/kod-przelewu.svg",
   "/healthz",
   "/readyz",
+  "/healthz/dependencies",
   "/aktualnosci.data",
   "/strefapastora/artykuly.data",
   "/nie-ma-takiej-strony",

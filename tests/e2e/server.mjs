@@ -22,6 +22,8 @@ const env = {
   // A host other than the one tests browse (127.0.0.1), so absolute links
   // visibly come from PUBLIC_URL and not from the request.
   PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? "3999"}`,
+  // Browser tests share two cores; rendering pages nobody asked for only slows them.
+  WARM_PAGES: "0",
 };
 delete env.DATABASE_URL;
 

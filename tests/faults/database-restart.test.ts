@@ -62,11 +62,14 @@ describe.runIf(clusterAvailable)("database outage", () => {
     mark("probed");
     expect(down.status).toBe(503);
     expect(await down.text()).toContain("Serwis chwilowo niedostępny");
-    // Alive, but not ready.
+    // Alive, and ready while it holds pages to serve; the dependencies check is what alerts.
     expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${server.base}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({ database: "unavailable", storage: "ok" });
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ database: "unavailable", storage: "ok" });
+    const dependencies = await fetch(`${server.base}/healthz/dependencies`);
+    expect(dependencies.status).toBe(503);
+    expect(await dependencies.json()).toEqual({ database: "unavailable", storage: "ok" });
 
     mark("starting");
     cluster.start();
@@ -92,6 +95,7 @@ describe.runIf(clusterAvailable)("database outage", () => {
     const afterRecovery = after.filter((s) => s.at > backAt + recovery);
     expect(afterRecovery.length).toBeGreaterThan(100);
     expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+    expect((await fetch(`${server.base}/healthz/dependencies`)).status).toBe(200);
     console.log(
       `outage: ${before.length} ok before, ${during.length} during (${during.filter((s) => s.status === 503).length} × 503), ` +
         `last error ${recovery} ms after the database came back, ${afterRecovery.length} ok after`,

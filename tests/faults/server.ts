@@ -37,6 +37,8 @@ export async function spawnBuiltServer(env: Record<string, string>, cwd = proces
       PORT: String(port),
       DATA_DIR: dataDir,
       SEED_DEMO: "0",
+      // Tests that count renders start with an empty page cache; the outage test turns it on.
+      WARM_PAGES: "0",
       SESSION_SECRET: "fault-test-secret-fault-test-secret",
       ...env,
     },
