@@ -5,12 +5,14 @@ import { requireUser } from "~/features/auth/auth.server";
 import { PastorBar } from "~/components/pastor";
 import { twoFactorEnabled } from "~/features/auth/two-factor.server";
 import { purgeOnVisit } from "~/features/bin/bin.server";
+import { readFactsFresh, sampleLabels } from "~/features/church/facts.server";
 import {
   ACTIVITY_PATH,
   BIN_PATH,
   DEVICES_PATH,
   LOGIN_PATH,
   PASTOR_ARTICLES_PATH,
+  PASTOR_FACTS_PATH,
   PASTOR_GALLERIES_PATH,
   TWO_FACTOR_PATH,
 } from "~/lib/paths";
@@ -21,13 +23,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // What has been in the bin for 30 days goes now, not only at the next start.
   await purgeOnVisit();
   return data(
-    { email: user.email, csrf: user.csrf, twoFactor: await twoFactorEnabled(user.id) },
+    {
+      email: user.email,
+      csrf: user.csrf,
+      twoFactor: await twoFactorEnabled(user.id),
+      toFill: sampleLabels((await readFactsFresh()).sample),
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
 
 export default function PastorHome() {
-  const { email, twoFactor } = useLoaderData<typeof loader>();
+  const { email, twoFactor, toFill } = useLoaderData<typeof loader>();
   return (
     <section className="page pastor">
       <PastorBar email={email} />
@@ -38,12 +45,20 @@ export default function PastorHome() {
           <Link to={TWO_FACTOR_PATH}>Włącz weryfikację dwuetapową</Link>
         </p>
       )}
+      {toFill.length ? (
+        <p className="notice">
+          Do uzupełnienia: {toFill.join(", ")}. <Link to={PASTOR_FACTS_PATH}>Uzupełnij dane zboru</Link>
+        </p>
+      ) : null}
       <ul className="pastor-links">
         <li>
           <Link to={PASTOR_ARTICLES_PATH}>lista artykułów</Link>
         </li>
         <li>
           <Link to={PASTOR_GALLERIES_PATH}>galeria zborowa</Link>
+        </li>
+        <li>
+          <Link to={PASTOR_FACTS_PATH}>dane zboru</Link>
         </li>
         <li>
           <Link to={BIN_PATH}>kosz</Link>

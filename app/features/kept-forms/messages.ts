@@ -12,7 +12,7 @@ export function keptFormMessage(withPhoto: boolean): string {
 /** The query parameter (and hidden field) naming a kept form. */
 export const KEPT_PARAM = "zachowane";
 
-export type KeptFormKind = "article-add" | "article-edit" | "album-details";
+export type KeptFormKind = "article-add" | "article-edit" | "album-details" | "church-facts";
 
 /** What a page needs to know of the kept form it shows. */
 export interface KeptFormView {
