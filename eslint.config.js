@@ -55,6 +55,43 @@ export default tseslint.config(
     },
   },
   {
+    // Layers: routes own request → reply and call features; features hold the
+    // rules; services (database, storage, images, config, sessions), http
+    // (the front door, caching, headers) and lib (client-safe helpers) sit
+    // below them and never reach up. app/boot, the composition root, may
+    // import anything. See the README's Architecture.
+    files: ["app/services/**", "app/http/**", "app/lib/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/features/*", "~/routes/*", "~/boot/*", "**/features/*", "**/routes/*", "**/boot/*"],
+              message: "services/, http/ and lib/ never import a feature, a route or boot: move what both need down.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/features/**", "app/components/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/routes/*", "~/boot/*", "**/routes/*", "**/boot/*"],
+              message: "Features and components never import a route or boot.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Functions that Playwright runs inside the page.
     files: ["bench/**", "tests/e2e/**"],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },

@@ -13,7 +13,7 @@ import { backfillShareImages } from "~/features/seo/share-images.server";
 import { type Config, config } from "~/services/config.server";
 import { type Connection, connection, drainAndCloseDb, isDatabaseUnavailable } from "~/services/db.server";
 import { logger } from "~/services/logger.server";
-import { startPageWarmer, stopPageWarmer } from "~/http/page-warmer.server";
+import { startPageWarmer, stopPageWarmer } from "~/boot/page-warmer.server";
 import { removeStaleUploads } from "~/services/upload.server";
 
 let state: "starting" | "ready" | "stopping" = "starting";

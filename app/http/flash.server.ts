@@ -1,6 +1,6 @@
 import { createCookie, redirect } from "@remix-run/node";
 import { config } from "~/services/config.server";
-import { sessionSecrets } from "~/features/auth/session.server";
+import { sessionSecrets } from "~/services/session-secret.server";
 import { PANEL_PATH } from "~/lib/paths";
 
 /**

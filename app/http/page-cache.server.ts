@@ -4,7 +4,7 @@ import { church } from "~/content/church";
 import { parseHost } from "~/http/host.server";
 import { acceptPolicyCookie } from "~/http/cookie-notice.server";
 import { PUBLIC_CACHE, etagMatches } from "~/http/cache.server";
-import { SESSION_COOKIE_NAMES } from "~/features/auth/session.server";
+import { SESSION_COOKIE_NAMES } from "~/services/session-secret.server";
 import { FILES_PATH, NEWS_PATH, isPastorPath } from "~/lib/paths";
 import { yearIn } from "~/lib/text";
 import { config } from "~/services/config.server";

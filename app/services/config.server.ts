@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { PASSWORD_MIN_LENGTH, type PasswordProblem, passwordProblem } from "~/features/auth/password-rule.server";
+import { PASSWORD_MIN_LENGTH, type PasswordProblem, passwordProblem } from "~/services/password-rule.server";
 import { trimEndWhile } from "~/lib/text";
 
 const flag = z

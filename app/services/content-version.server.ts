@@ -1,9 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, gt, min, sql } from "drizzle-orm";
 import { clock } from "~/services/clock.server";
 import { type Db, withDb } from "~/services/db.server";
 import { logger } from "~/services/logger.server";
-import { contentVersion } from "~/services/schema";
-import { nextDueMoment } from "~/features/publishing/publication.server";
+import { articles, contentVersion, galleries } from "~/services/schema";
 
 /**
  * How fresh what the public pages show is, shared by every app instance
@@ -122,4 +121,28 @@ async function bump(db: Db): Promise<{ version: number; nextDue: number | null }
 /** Forgets what this process knows (tests that change the row behind its back). */
 export function forgetContentVersion() {
   known = null;
+}
+
+/**
+ * The earliest moment still ahead at which an article or album becomes
+ * public, or null: what a page made now shows is valid until then.
+ */
+export async function nextDueMoment(db?: Pick<Db, "select">, now: Date = clock.now()): Promise<Date | null> {
+  if (!db) return withDb((pool) => nextDueMoment(pool, now));
+  const [[a], [g]] = await Promise.all([
+    db
+      .select({ at: min(articles.publishAt) })
+      .from(articles)
+      .where(gt(articles.publishAt, now)),
+    db
+      .select({ at: min(galleries.publishAt) })
+      .from(galleries)
+      .where(gt(galleries.publishAt, now)),
+  ]);
+  // An aggregate may come back as text from some drivers: read either.
+  const times = [a?.at, g?.at]
+    .filter((t) => t !== null && t !== undefined)
+    .map((t) => new Date(t as Date | string).getTime())
+    .filter((t) => Number.isFinite(t));
+  return times.length ? new Date(Math.min(...times)) : null;
 }

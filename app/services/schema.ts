@@ -1,7 +1,7 @@
 // An ascending index also serves `ORDER BY date DESC, id DESC` by a backward scan.
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import type { ActivityAction, ActivitySubject } from "~/features/activity/actions";
+import type { ActivityAction, ActivitySubject } from "~/lib/activity-kinds";
 
 /**
  * Images are stored as a storage key plus their pixel size. The key names

@@ -1,22 +1,9 @@
 // What the history of changes records, and how its page words it. Client-safe:
 // the page renders these labels, the server stores the action names.
 
-/** Every kind of entry. Stored as text: new ones need no migration. */
-export const ACTIVITY_ACTIONS = [
-  "created",
-  "edited",
-  "published",
-  "scheduled",
-  "binned",
-  "restored",
-  "purged",
-  "signed_in",
-  "sign_in_refused",
-] as const;
+import { ACTIVITY_ACTIONS, type ActivityAction, type ActivitySubject } from "~/lib/activity-kinds";
 
-export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
-
-export type ActivitySubject = "article" | "gallery" | "church" | "ministry" | "testimony";
+export { ACTIVITY_ACTIONS, type ActivityAction, type ActivitySubject };
 
 /** One entry as the history page receives it. */
 export interface ActivityEntry {

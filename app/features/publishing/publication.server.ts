@@ -7,10 +7,9 @@
 // to the microsecond and may run on another machine, and a row stamped by it
 // could read as scheduled for a moment after it was saved.
 import { TZDate } from "@date-fns/tz";
-import { type AnyColumn, type SQL, and, isNotNull, lte, min, gt } from "drizzle-orm";
+import { type AnyColumn, type SQL, and, isNotNull, lte } from "drizzle-orm";
 import { church } from "~/content/church";
 import { clock } from "~/services/clock.server";
-import { type Db, withDb } from "~/services/db.server";
 import { articles, galleries } from "~/services/schema";
 import { PUBLISH_AT_MESSAGES, type Publication, type PublicationState } from "~/features/publishing/publication";
 
@@ -118,26 +117,5 @@ export function publishAtFor(choice: PublishChoice, current: Date | null, now: D
   return current && current.getTime() <= now.getTime() ? current : now;
 }
 
-/**
- * The earliest moment still ahead at which an article or album becomes
- * public, or null: what a page made now shows is valid until then.
- */
-export async function nextDueMoment(db?: Pick<Db, "select">, now: Date = clock.now()): Promise<Date | null> {
-  if (!db) return withDb((pool) => nextDueMoment(pool, now));
-  const [[a], [g]] = await Promise.all([
-    db
-      .select({ at: min(articles.publishAt) })
-      .from(articles)
-      .where(gt(articles.publishAt, now)),
-    db
-      .select({ at: min(galleries.publishAt) })
-      .from(galleries)
-      .where(gt(galleries.publishAt, now)),
-  ]);
-  // An aggregate may come back as text from some drivers: read either.
-  const times = [a?.at, g?.at]
-    .filter((t) => t !== null && t !== undefined)
-    .map((t) => new Date(t as Date | string).getTime())
-    .filter((t) => Number.isFinite(t));
-  return times.length ? new Date(Math.min(...times)) : null;
-}
+// The page cache's clock for scheduled items lives beside the content version.
+export { nextDueMoment } from "~/services/content-version.server";
