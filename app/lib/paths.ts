@@ -75,5 +75,7 @@ export function isPastorPath(pathname: string): boolean {
 /** The bin: deleted articles and albums, for 30 days. */
 export const BIN_PATH = "/strefapastora/kosz";
 export const PASTOR_FACTS_PATH = "/strefapastora/dane-zboru";
+export const PASTOR_MINISTRIES_PATH = "/strefapastora/sluzby";
+export const PASTOR_TESTIMONIES_PATH = "/strefapastora/swiadectwa";
 /** The history of changes, the last year. */
 export const ACTIVITY_PATH = "/strefapastora/historia-zmian";

@@ -14,6 +14,7 @@ import {
   PASTOR_ARTICLES_PATH,
   PASTOR_FACTS_PATH,
   PASTOR_GALLERIES_PATH,
+  PASTOR_MINISTRIES_PATH,
   TWO_FACTOR_PATH,
 } from "~/lib/paths";
 
@@ -59,6 +60,9 @@ export default function PastorHome() {
         </li>
         <li>
           <Link to={PASTOR_FACTS_PATH}>dane zboru</Link>
+        </li>
+        <li>
+          <Link to={PASTOR_MINISTRIES_PATH}>służby</Link>
         </li>
         <li>
           <Link to={BIN_PATH}>kosz</Link>

@@ -1,0 +1,187 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { requireUser } from "~/features/auth/auth.server";
+import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
+import { listMinistries } from "~/features/church/about.server";
+import { addMinistry, moveMinistry, removeMinistry, updateMinistry } from "~/features/church/ministries.server";
+import { ConfirmButton, ConfirmPage } from "~/components/confirm";
+import { Field, FlashMessage, FormError, TextAreaField } from "~/components/forms";
+import { BackLink } from "~/components/layout";
+import { CsrfInput, PastorBar } from "~/components/pastor";
+import { readFlash, redirectWithFlash } from "~/http/flash.server";
+import { UPLOAD_MESSAGES } from "~/services/upload.server";
+import { seo } from "~/features/seo/seo";
+import { PANEL_PATH, PASTOR_MINISTRIES_PATH } from "~/lib/paths";
+
+export const meta: MetaFunction = (args) => seo(args, { page: "Służby" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { flash, headers } = await readFlash(request);
+  return data({ email: user.email, csrf: user.csrf, flash, ministries: await listMinistries() }, { headers });
+}
+
+const ministryForm = z.object({
+  intent: z.enum(["add", "save", "up", "down", "delete"]),
+  id: z.coerce.number().int().positive().optional(),
+  name: z.string().default(""),
+  description: z.string().default(""),
+  people: z.string().default(""),
+  confirmed: z.string().optional(),
+});
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
+    return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
+  }
+  const form = await request.formData().catch(() => null);
+  const parsed = ministryForm.safeParse(form ? Object.fromEntries(form) : null);
+  if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
+  const { intent, id, confirmed, ...input } = parsed.data;
+  const done = (message: string) => redirectWithFlash(PASTOR_MINISTRIES_PATH, message);
+  if (intent === "add") {
+    const result = await addMinistry(input, { actor: user });
+    if (result.ok) return done(`Dodano służbę „${result.name}”.`);
+    return data({ error: result.error, field: result.field, id: null, values: input }, { status: result.status });
+  }
+  if (!id) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
+  if (intent === "save") {
+    const result = await updateMinistry(id, input, { actor: user });
+    if (result.ok) return done(`Zapisano służbę „${result.name}”.`);
+    return data({ error: result.error, field: result.field, id, values: input }, { status: result.status });
+  }
+  if (intent === "up" || intent === "down") {
+    const result = await moveMinistry(id, intent, { actor: user });
+    return result.ok ? done(`Przesunięto służbę „${result.name}”.`) : done(result.error);
+  }
+  const ministry = (await listMinistries()).find((m) => m.id === id);
+  if (!ministry) return done("Tej służby już nie ma.");
+  if (confirmed !== "1") return { confirm: { id, question: `Usunąć służbę „${ministry.name}”?` } };
+  const result = await removeMinistry(id, { actor: user });
+  return done(result.ok ? `Usunięto służbę „${result.name}”.` : result.error);
+}
+
+interface Typed {
+  name: string;
+  description: string;
+  people: string;
+}
+
+/** Every answer of the action that is not a redirect. */
+interface Reply {
+  error?: string;
+  /** The ministry the refused values belong to; null: the new one. */
+  id?: number | null;
+  field?: string;
+  values?: Typed;
+  confirm?: { id: number; question: string };
+}
+
+function MinistryFields({ prefix, values, field }: { prefix: string; values: Typed; field?: string | null }) {
+  return (
+    <>
+      <Field
+        label="Nazwa służby"
+        id={`${prefix}-name`}
+        name="name"
+        defaultValue={values.name}
+        aria-invalid={field === "name" || undefined}
+      />
+      <TextAreaField
+        label="Osoby (jedna w wierszu, w kolejności na stronie)"
+        id={`${prefix}-people`}
+        name="people"
+        rows={Math.max(2, values.people.split("\n").length)}
+        defaultValue={values.people}
+        aria-invalid={field === "people" || undefined}
+      />
+      <TextAreaField
+        label="Opis (opcjonalnie)"
+        id={`${prefix}-description`}
+        name="description"
+        rows={2}
+        defaultValue={values.description}
+      />
+    </>
+  );
+}
+
+export default function PastorMinistries() {
+  const { email, flash, ministries } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as Reply | undefined;
+  const refusedFor = reply?.values ? reply.id : undefined;
+  return (
+    <section className="page pastor">
+      <PastorBar email={email} />
+      <h1>Służby</h1>
+      <FlashMessage message={flash} />
+      <p className="pastor-actions">
+        <BackLink to={PANEL_PATH} />
+      </p>
+      <FormError message={reply?.error} />
+      {reply?.confirm ? (
+        <ConfirmPage
+          action={PASTOR_MINISTRIES_PATH}
+          question={reply.confirm.question}
+          cancelTo={PASTOR_MINISTRIES_PATH}
+          fields={{ id: String(reply.confirm.id) }}
+        />
+      ) : null}
+      <ol className="order-list ministries-edit">
+        {ministries.map((m, i) => {
+          const typed = refusedFor === m.id ? (reply?.values ?? null) : null;
+          const values = typed ?? { name: m.name, description: m.description, people: m.people.join("\n") };
+          return (
+            <li key={`${m.id}-${JSON.stringify(values)}`} aria-label={m.name}>
+              <Form method="post" action={PASTOR_MINISTRIES_PATH} className="form">
+                <CsrfInput />
+                <input type="hidden" name="id" value={m.id} />
+                <MinistryFields prefix={`ministry-${m.id}`} values={values} field={typed ? reply?.field : null} />
+                <button type="submit" name="intent" value="save" className="button">
+                  zapisz
+                </button>
+                {i > 0 ? (
+                  <button type="submit" name="intent" value="up" aria-label={`przesuń „${m.name}” wyżej`}>
+                    ↑
+                  </button>
+                ) : null}
+                {i < ministries.length - 1 ? (
+                  <button type="submit" name="intent" value="down" aria-label={`przesuń „${m.name}” niżej`}>
+                    ↓
+                  </button>
+                ) : null}
+              </Form>
+              <ConfirmButton
+                action={PASTOR_MINISTRIES_PATH}
+                question={`Usunąć służbę „${m.name}”?`}
+                fields={{ id: String(m.id) }}
+              >
+                usuń
+              </ConfirmButton>
+            </li>
+          );
+        })}
+      </ol>
+      <h2>Dodaj służbę</h2>
+      <Form
+        method="post"
+        action={PASTOR_MINISTRIES_PATH}
+        className="form"
+        key={refusedFor === null ? "refused" : "new"}
+      >
+        <CsrfInput />
+        <MinistryFields
+          prefix="ministry-new"
+          values={(refusedFor === null ? reply?.values : null) ?? { name: "", description: "", people: "" }}
+          field={refusedFor === null ? reply?.field : null}
+        />
+        <button type="submit" name="intent" value="add" className="button">
+          dodaj służbę
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+// 'Służby' in the pastor area on the real database: add, rename, move up,
+// remove (after a confirmation), each on /sluzby at once.
+import { beforeAll, expect, it } from "vitest";
+import { seedChurchContent } from "~/features/church/about.server";
+import { sampleMinistries } from "~/content/church";
+import { db } from "~/services/db.server";
+import { action, loader } from "~/routes/strefapastora.sluzby";
+import { loader as publicLoader } from "~/routes/sluzby";
+import { ORIGIN, PASTOR, addPastor, signIn } from "../auth-helpers";
+import { request, resetDatabase, settle } from "../helpers";
+
+let session: string;
+let csrf: string;
+const args = (req: Request) => ({ request: req, params: {}, context: {} });
+
+function post(fields: Record<string, string>) {
+  return settle(() =>
+    action(
+      args(
+        request("/strefapastora/sluzby", {
+          method: "POST",
+          body: new URLSearchParams({ csrf, ...fields }),
+          headers: { Cookie: session, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
+        }),
+      ),
+    ),
+  );
+}
+
+const shown = async () =>
+  (
+    (await (await settle(() => publicLoader())).json()) as {
+      ministries: { id: number; name: string; people: string[] }[];
+    }
+  ).ministries;
+
+beforeAll(async () => {
+  await resetDatabase();
+  await seedChurchContent(await db());
+  await addPastor();
+  session = await signIn(PASTOR);
+  const res = await settle(() => loader(args(request("/strefapastora/sluzby", { headers: { Cookie: session } }))));
+  csrf = (await res.json()).csrf;
+});
+
+it("starts with the sample ministries in their order", async () => {
+  expect((await shown()).map((m) => m.name)).toEqual(sampleMinistries.map((m) => m.name));
+});
+
+it("moves a ministry up, renames it and changes its people", async () => {
+  const second = (await shown())[1];
+  expect((await post({ intent: "up", id: String(second.id) })).status).toBe(302);
+  expect((await shown())[0].name).toBe(second.name);
+  const res = await post({
+    intent: "save",
+    id: String(second.id),
+    name: "Rada starszych",
+    people: "Adam Nowak\n\n Ewa Nowak ",
+  });
+  expect(res.status).toBe(302);
+  expect((await shown())[0]).toMatchObject({ name: "Rada starszych", people: ["Adam Nowak", "Ewa Nowak"] });
+});
+
+it("refuses a ministry without people, keeping what was typed", async () => {
+  const res = await post({ intent: "add", name: "Chór", people: " " });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toMatchObject({ field: "people", values: { name: "Chór" } });
+  expect((await shown()).map((m) => m.name)).not.toContain("Chór");
+});
+
+it("adds one at the end and removes it only once confirmed", async () => {
+  expect((await post({ intent: "add", name: "Chór", people: "Maria" })).status).toBe(302);
+  const added = (await shown()).at(-1)!;
+  expect(added.name).toBe("Chór");
+  const asked = await post({ intent: "delete", id: String(added.id) });
+  expect(asked.status).toBe(200);
+  expect((await shown()).at(-1)!.name).toBe("Chór");
+  expect((await post({ intent: "delete", id: String(added.id), confirmed: "1" })).status).toBe(302);
+  expect((await shown()).map((m) => m.name)).not.toContain("Chór");
+});
