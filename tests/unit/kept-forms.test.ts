@@ -24,6 +24,7 @@ import { action as addUploadAction } from "~/routes/strefapastora.artykuly.dodaj
 import { action as signOutAction } from "~/routes/strefapastora.wyloguj";
 import { action as editAction, loader as editLoader } from "~/routes/strefapastora.artykuly.edytuj.$id";
 import { insertArticle, insertGallery } from "../fixtures";
+import { removeUser } from "~/features/auth/users.server";
 import { saveGallery } from "~/features/galleries/save.server";
 import { createDraft, getDraft } from "~/features/galleries/drafts.server";
 import { action as albumEditAction, loader as albumEditLoader } from "~/routes/strefapastora.galeria.edytuj.$slug";
@@ -225,6 +226,42 @@ describe("a form posted after the session ended", () => {
     }
     expect(await keptRows()).toEqual([]);
     expect(await keptFiles()).toEqual([]);
+  });
+
+  it("keeps nothing for the token of a removed account", async () => {
+    const { cookie, csrf } = await endedSession(OTHER);
+    expect(await removeUser({ email: OTHER.email })).toBe(true);
+    const res = await settle(() =>
+      addAction({
+        request: post("/strefapastora/artykuly/dodaj", form({ csrf, header: "X", text: "Y", date: "2025-01-01" }), {
+          Cookie: cookie,
+        }),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/");
+    expect(await keptRows()).toEqual([]);
+  });
+
+  it("keeps nothing when the fields together pass 1 MB, though each is under it", async () => {
+    const { cookie, csrf } = await endedSession();
+    const part = "a".repeat(300 * 1024);
+    const res = await settle(() =>
+      addAction({
+        request: post(
+          "/strefapastora/artykuly/dodaj",
+          form({ csrf, header: part, text: part, lead: part, extra: part, date: "2025-01-01" }),
+          { Cookie: cookie },
+        ),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/");
+    expect(await keptRows()).toEqual([]);
   });
 
   it("keeps a few per device, dropping the oldest with its photo", async () => {

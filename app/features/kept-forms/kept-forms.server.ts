@@ -11,6 +11,7 @@ import { isSameOrigin } from "~/features/auth/csrf.server";
 import { deviceOwner } from "~/features/auth/device-token.server";
 import { clearSessionCookie, readSession } from "~/features/auth/session.server";
 import { throttleEmail } from "~/features/auth/sign-in-limits.server";
+import { findUserByEmail } from "~/features/auth/users.server";
 import { KEPT_PARAM, type KeptFormKind, type KeptFormView, keptFormMessage } from "~/features/kept-forms/messages";
 import { clock } from "~/services/clock.server";
 import { withDb } from "~/services/db.server";
@@ -253,6 +254,11 @@ async function readPostedForm(
       maxFieldBytes: FORM_BYTES,
     });
     if (!upload.ok) return null;
+    // A cap per field alone would let 500 fields hold 500 MB.
+    if (fieldBytes(upload.fields) > FORM_BYTES) {
+      await upload.cleanup();
+      return null;
+    }
     const file = withPhoto ? upload.files.find((f) => f.size > 0) : undefined;
     return {
       fields: fieldsOf(upload.fields),
@@ -270,6 +276,12 @@ async function readPostedForm(
     };
   }
   return null;
+}
+
+function fieldBytes(params: URLSearchParams): number {
+  let total = 0;
+  for (const [name, value] of params) total += Buffer.byteLength(name) + Buffer.byteLength(value);
+  return total;
 }
 
 /** The page a post came from, as a browser opens it: a script's data request (`/x.data?_routes=…`) names the page `/x`. */
@@ -298,6 +310,8 @@ export async function requireUserOrKeep(
   if (user) return requireUser(request);
   const owner = await deviceOwner(request);
   if (!owner || !isSameOrigin(request)) return requireUser(request);
+  // A removed account's browser still carries its token; nothing is kept for it.
+  if (!(await findUserByEmail(owner))) return requireUser(request);
   const posted = await readPostedForm(request, form !== "album-details");
   if (!posted) return requireUser(request);
   const back = path ?? pageOf(request);
