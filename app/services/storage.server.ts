@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -341,15 +342,15 @@ export function safeFileName(name: string): string {
   return cleaned || "zdjecie";
 }
 
-// Keys handed out but not yet written, per store: two uploads of
-// "image.jpg" at the same moment (iOS names every shared photo so) must not
-// both be given the same free name.
+// Keys handed out but not yet written, per store, so two reservations in
+// this process can never be given the same key.
 const pendingKeys = new WeakMap<Storage, Set<string>>();
 
 /**
- * First key of the form `folder/name.ext`, `folder/name_1.ext`, … that is
- * neither stored nor handed out by `reserveUniqueKey` (duplicate names get a
- * numeric suffix before the extension).
+ * A new key `folder/<24 hex>-name.ext`, neither stored nor handed out by
+ * `reserveUniqueKey`. The 96 random bits keep a draft's photo from being
+ * found by guessing, and mean a purged photo's key (its old copies cached
+ * `immutable`) is never given out again; the name follows for the pastor.
  */
 export async function uniqueKey(store: Storage, folder: string, fileName: string, ext: string): Promise<string> {
   const { key, release } = await reserveUniqueKey(store, folder, fileName, ext);
@@ -371,8 +372,8 @@ export async function reserveUniqueKey(
   const stem = safe.replace(/\.[^.]*$/, "") || "zdjecie";
   let pending = pendingKeys.get(store);
   if (!pending) pendingKeys.set(store, (pending = new Set()));
-  for (let n = 0; ; n++) {
-    const key = `${folder}/${stem}${n === 0 ? "" : `_${n}`}${ext}`;
+  for (;;) {
+    const key = `${folder}/${randomBytes(12).toString("hex")}-${stem}${ext}`;
     if (pending.has(key)) continue;
     // Claimed before the await, so a concurrent call skips it.
     pending.add(key);

@@ -59,9 +59,16 @@ async function row(id: string) {
   return found;
 }
 
-/** Keys of every stored file under the article folder. */
+/** A new photo's key with its random part taken out, so lists read by name. */
+function withoutNonce(key: string) {
+  return key.replace(/\/[0-9a-f]{24}-/, "/");
+}
+
+/** Keys of every stored file under the article folder, each with its random part taken out. */
 async function storedKeys(store: Storage = storage()) {
-  return (await store.list("aktualnosci/")).map((e) => e.key);
+  const keys = (await store.list("aktualnosci/")).map((e) => e.key);
+  for (const key of keys) expect(key).toMatch(/^aktualnosci\/[0-9a-f]{24}-/);
+  return keys.map(withoutNonce).sort();
 }
 
 /** Files that a row names but storage does not hold: must always be none. */
@@ -112,10 +119,11 @@ describe("adding an article", () => {
       // Stored with \n, whatever line breaks the browser sent.
       text: "Pierwsza linia\nDruga linia\n\nhttps://example.org",
       date: "2025-05-04",
-      imageKey: "aktualnosci/IMG_0001.jpg",
       imageWidth: 800,
       imageHeight: 600,
     });
+    // At least 16 random characters before the phone's name: no one finds a draft's photo by guessing.
+    expect(saved.imageKey).toMatch(/^aktualnosci\/[0-9a-f]{24}-IMG_0001\.jpg$/);
     expect(await storedKeys()).toEqual([
       "aktualnosci/IMG_0001-360.avif",
       "aktualnosci/IMG_0001-360.webp",
@@ -150,13 +158,11 @@ describe("adding an article", () => {
     const ids = results.map((r) => (r.ok ? r.id : r.message));
     expect([...ids].sort()).toEqual(["1750000000001", "1750000000002", "1750000000003"]);
     expect((await rows()).map((r) => r.header).sort()).toEqual(["Drugi", "Już jest", "Pierwszy", "Trzeci"]);
-    // The same file name three times: _1, _2 before the extension.
-    expect((await rows()).map((r) => r.imageKey).sort()).toEqual([
-      "aktualnosci/a.jpg",
-      "aktualnosci/a_1.jpg",
-      "aktualnosci/a_2.jpg",
-      null,
-    ]);
+    // The same file name three times: three keys, each with its own random part.
+    const keys = (await rows()).map((r) => r.imageKey).filter((k) => k !== null);
+    expect(keys).toHaveLength(3);
+    for (const k of keys) expect(k).toMatch(/^aktualnosci\/[0-9a-f]{24}-a\.jpg$/);
+    expect(new Set(keys).size).toBe(3);
     expect(await missingFiles()).toEqual([]);
   });
 
@@ -295,11 +301,9 @@ describe("editing an article", () => {
       image: await photo("nowe.jpg", { width: 1200, height: 900 }),
     });
     expect(result.ok).toBe(true);
-    expect(await row(before.id)).toMatchObject({
-      imageKey: "aktualnosci/nowe.jpg",
-      imageWidth: 1200,
-      imageHeight: 900,
-    });
+    const after = await row(before.id);
+    expect(after).toMatchObject({ imageWidth: 1200, imageHeight: 900 });
+    expect(withoutNonce(after.imageKey!)).toBe("aktualnosci/nowe.jpg");
     expect(await storedKeys()).toEqual([
       "aktualnosci/nowe-1200.avif",
       "aktualnosci/nowe-1200.jpeg",
@@ -316,7 +320,7 @@ describe("editing an article", () => {
       "aktualnosci/nowe-960.webp",
       "aktualnosci/nowe.jpg",
     ]);
-    expect((await getArticle(before.id))?.image?.src).toBe("/pliki/aktualnosci/nowe-960.webp");
+    expect((await getArticle(before.id))?.image?.src).toBe(`/pliki/${after.imageKey!.slice(0, -4)}-960.webp`);
   });
 
   it("refuses a blank header or text: 'Tytuł i treść nie mogą być puste!', nothing changes", async () => {
@@ -426,15 +430,22 @@ describe("deleting an article", () => {
 });
 
 describe("disk storage failing in the middle of a save", () => {
-  // A folder where the large JPEG must go: the WebP variants are written,
-  // then the last write fails, as a full or broken disk would.
-  async function blockKey(key: string) {
-    await fs.mkdir(path.join(process.env.DATA_DIR!, "uploads", key, "x"), { recursive: true });
+  // The WebP variants are written, then the large JPEG (written last)
+  // fails, as a full or broken disk would.
+  function failingLastWrite(): Storage {
+    const disk = storage();
+    const refuse = (key: string) => {
+      if (key.endsWith(".jpg")) throw new Error("ENOSPC");
+    };
+    return {
+      ...disk,
+      put: async (key, ...rest) => (refuse(key), disk.put(key, ...rest)),
+      putFile: async (key, ...rest) => (refuse(key), disk.putFile(key, ...rest)),
+    };
   }
 
   it("adds nothing, keeps the typed text out of the database, and leaves no files", async () => {
-    await blockKey("aktualnosci/awaria.jpg");
-    const result = await createArticle({ ...article, image: await photo("awaria.jpg") });
+    const result = await createArticle({ ...article, image: await photo("awaria.jpg") }, { store: failingLastWrite() });
     expect(result).toEqual({
       ok: false,
       status: 503,
@@ -449,15 +460,17 @@ describe("disk storage failing in the middle of a save", () => {
     const created = await createArticle({ ...article, image: await photo("stare.jpg") });
     if (!created.ok) throw new Error(created.message);
     const before = await row(created.id);
-    await blockKey("aktualnosci/awaria.jpg");
-    const result = await updateArticle({
-      id: created.id,
-      header: "Zmiana",
-      text: "Inna",
-      date: "2025-07-07",
-      changeImage: "1",
-      image: await photo("awaria.jpg"),
-    });
+    const result = await updateArticle(
+      {
+        id: created.id,
+        header: "Zmiana",
+        text: "Inna",
+        date: "2025-07-07",
+        changeImage: "1",
+        image: await photo("awaria.jpg"),
+      },
+      { store: failingLastWrite() },
+    );
     expect(result).toMatchObject({ ok: false, status: 503, message: ARTICLE_MESSAGES.storageFailed });
     expect(await row(created.id)).toEqual(before);
     expect(await missingFiles()).toEqual([]);
@@ -561,7 +574,7 @@ describe("S3 storage (s3rver) stopped in the middle of a save", () => {
     expect((await rows()).map((r) => r.header)).toEqual(["Przed awarią"]);
     expect(await missingFiles(s3)).toEqual([]);
     // The large JPEG, written last, never arrived: no row could name this photo.
-    expect(await s3.exists("aktualnosci/awaria.jpg")).toBe(false);
+    expect(await storedKeys(s3)).not.toContain("aktualnosci/awaria.jpg");
   });
 
   it("leaves the edited article as it was", async () => {
@@ -587,7 +600,7 @@ describe("S3 storage (s3rver) stopped in the middle of a save", () => {
     await restart();
     expect(await row(created.id)).toEqual(before);
     expect(await missingFiles(s3)).toEqual([]);
-    expect(await s3.exists("aktualnosci/nowe.jpg")).toBe(false);
+    expect(await storedKeys(s3)).not.toContain("aktualnosci/nowe.jpg");
   });
 
   it("refuses at once when the storage is down before the save begins", async () => {

@@ -118,8 +118,8 @@ describe("adding", () => {
       header: "Koncert",
       text: "Zapraszamy\nw sobotę.",
       date: "2025-09-13",
-      imageKey: "aktualnosci/IMG_2001.jpg",
     });
+    expect(saved.imageKey).toMatch(/^aktualnosci\/[0-9a-f]{24}-IMG_2001\.jpg$/);
     expect(Number(saved.id)).toBeGreaterThan(Date.now() - 60_000);
 
     // The next page shows the message once.
@@ -134,12 +134,12 @@ describe("adding", () => {
       await settle(async () => publicListLoader({ request: request("/aktualnosci"), params: {}, context: {} })),
     );
     expect(publicList.articles[0].header).toBe("Koncert");
-    expect(publicList.articles[0].image.srcSet).toContain("/pliki/aktualnosci/IMG_2001-480.webp 480w");
+    expect(publicList.articles[0].image.srcSet).toContain(`/pliki/${saved.imageKey!.slice(0, -4)}-480.webp 480w`);
     const publicArticle = await settle(async () =>
       publicArticleLoader({ request: request(`/aktualnosci/${saved.id}`), params: { id: saved.id }, context: {} }),
     );
     expect(publicArticle.status).toBe(200);
-    expect(await storage().exists("aktualnosci/IMG_2001.jpg")).toBe(true);
+    expect(await storage().exists(saved.imageKey!)).toBe(true);
   });
 
   it("shows no message from a flash cookie the site did not sign", async () => {
@@ -256,7 +256,8 @@ describe("the upload routes", () => {
     expect(res.status).toBe(200);
     expect(await body(res)).toEqual({ redirectTo: "/strefapastora/artykuly" });
     const [saved] = await allRows();
-    expect(saved).toMatchObject({ header: "Ze skryptu", imageKey: "aktualnosci/skrypt.jpg" });
+    expect(saved).toMatchObject({ header: "Ze skryptu" });
+    expect(saved.imageKey).toMatch(/^aktualnosci\/[0-9a-f]{24}-skrypt\.jpg$/);
 
     const list = await settle(async () =>
       listLoader({
@@ -457,9 +458,9 @@ describe("editing", () => {
       header: "Nowy",
       text: "Nowa\ntreść",
       date: "2025-03-03",
-      imageKey: "aktualnosci/stare.jpg",
+      imageKey: row.imageKey,
     });
-    expect(await storage().exists("aktualnosci/pominiete.jpg")).toBe(false);
+    expect((await storage().list("aktualnosci/")).filter((e) => e.key.includes("pominiete"))).toEqual([]);
   });
 
   it("replaces the photo when ticked and chosen", async () => {
@@ -473,8 +474,9 @@ describe("editing", () => {
     });
     expect(res.status).toBe(302);
     const [after] = await allRows();
-    expect(after).toMatchObject({ imageKey: "aktualnosci/nowe.jpg", imageWidth: 800, imageHeight: 1200 });
-    expect(await storage().exists("aktualnosci/stare.jpg")).toBe(false);
+    expect(after).toMatchObject({ imageWidth: 800, imageHeight: 1200 });
+    expect(after.imageKey).toMatch(/^aktualnosci\/[0-9a-f]{24}-nowe\.jpg$/);
+    expect(await storage().exists(row.imageKey!)).toBe(false);
   });
 
   it("shows each edit rule's message with what was typed, changing nothing", async () => {

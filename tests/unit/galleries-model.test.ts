@@ -182,8 +182,9 @@ describe("a batch of photos", () => {
   it("gives two files of the same name different keys", async () => {
     const { draftId } = await draftWith(["IMG_0001.JPG", "IMG_0001.JPG"]);
     const keys = (await getDraft({ id: draftId, userId }))!.images.map((i) => i.key);
-    expect(keys[0]).toMatch(/\/IMG_0001\.jpg$/);
-    expect(keys[1]).toMatch(/\/IMG_0001_1\.jpg$/);
+    expect(keys[0]).toMatch(/\/[0-9a-f]{24}-IMG_0001\.jpg$/);
+    expect(keys[1]).toMatch(/\/[0-9a-f]{24}-IMG_0001\.jpg$/);
+    expect(keys[1]).not.toBe(keys[0]);
   });
 });
 

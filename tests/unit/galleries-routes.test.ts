@@ -169,7 +169,7 @@ describe("adding an album without JavaScript", () => {
     );
     expect(names(data)).toEqual(["IMG_3.jpg", "IMG_1.jpg"]);
     // Thumbnails are the smallest stored variant.
-    expect(data.images[0].thumb).toMatch(/^\/pliki\/galeria\/[0-9a-f]+\/IMG_3-120\.webp$/);
+    expect(data.images[0].thumb).toMatch(/^\/pliki\/galeria\/[0-9a-f]+\/[0-9a-f]{24}-IMG_3-120\.webp$/);
 
     const saved = await call(addAction, post(url, form([...typed("Obóz młodzieży 2025"), ["intent", "save"]])));
     expect(saved.status).toBe(302);

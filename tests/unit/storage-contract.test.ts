@@ -137,20 +137,22 @@ describe.each(backends)("storage contract: $name", ({ name, store: getStore }) =
     }
   });
 
-  it("adds _1, _2 … before the extension for a name already taken", async () => {
-    expect(await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg")).toBe("f/IMG_0042.jpg");
-    await store.put("f/IMG_0042.jpg", Buffer.from("1"), "image/jpeg");
-    expect(await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg")).toBe("f/IMG_0042_1.jpg");
-    await store.put("f/IMG_0042_1.jpg", Buffer.from("2"), "image/jpeg");
-    expect(await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg")).toBe("f/IMG_0042_2.jpg");
-    expect(await uniqueKey(store, "f", "Zdjęcie łąki.jpeg", ".jpg")).toBe("f/Zdjecie-laki.jpg");
+  it("puts 96 random bits before the file's name, so no key can be guessed or given twice", async () => {
+    const first = await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg");
+    expect(first).toMatch(/^f\/[0-9a-f]{24}-IMG_0042\.jpg$/);
+    await store.put(first, Buffer.from("1"), "image/jpeg");
+    await store.delete(first);
+    // A deleted file's key is not handed out again (its old copies may be cached for a year).
+    const second = await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg");
+    expect(second).not.toBe(first);
+    expect(await uniqueKey(store, "f", "Zdjęcie łąki.jpeg", ".jpg")).toMatch(/^f\/[0-9a-f]{24}-Zdjecie-laki\.jpg$/);
   });
 
   it("gives different names to uploads of the same name at the same moment", async () => {
     const claims = await Promise.all([1, 2, 3].map(() => reserveUniqueKey(store, "g", "image.jpg", ".jpg")));
-    expect(claims.map((c) => c.key).sort()).toEqual(["g/image.jpg", "g/image_1.jpg", "g/image_2.jpg"]);
+    for (const c of claims) expect(c.key).toMatch(/^g\/[0-9a-f]{24}-image\.jpg$/);
+    expect(new Set(claims.map((c) => c.key)).size).toBe(3);
     for (const c of claims) c.release();
-    expect(await uniqueKey(store, "g", "image.jpg", ".jpg")).toBe("g/image.jpg");
   });
 
   it("lists keys by prefix, sorted, with sizes", async () => {

@@ -43,12 +43,13 @@ describe("disk storage", () => {
     expect((await store.get("a/page.html"))?.contentType).toBe("application/octet-stream");
   });
 
-  it("adds _1, _2 … before the extension for a name already taken", async () => {
-    expect(await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg")).toBe("f/IMG_0042.jpg");
-    await store.put("f/IMG_0042.jpg", Buffer.from("1"), "image/jpeg");
-    expect(await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg")).toBe("f/IMG_0042_1.jpg");
-    await store.put("f/IMG_0042_1.jpg", Buffer.from("2"), "image/jpeg");
-    expect(await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg")).toBe("f/IMG_0042_2.jpg");
+  it("gives each new file a key with 96 random bits before its name, never the same twice", async () => {
+    const first = await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg");
+    expect(first).toMatch(/^f\/[0-9a-f]{24}-IMG_0042\.jpg$/);
+    await store.put(first, Buffer.from("1"), "image/jpeg");
+    const second = await uniqueKey(store, "f", "IMG_0042.JPG", ".jpg");
+    expect(second).toMatch(/^f\/[0-9a-f]{24}-IMG_0042\.jpg$/);
+    expect(second).not.toBe(first);
   });
 
   it("writes through a hidden folder, so half-written files are never listed or served", async () => {
