@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isIP, type Socket } from "node:net";
 import { pinoHttp } from "pino-http";
+import { canonicalRedirect } from "~/http/canonical.server";
 import { FALLBACK_PAGES } from "~/http/fallback-pages.server";
 import { firstEntry, parseHost } from "~/http/host.server";
 import { pageCache } from "~/http/page-cache.server";
@@ -25,6 +26,8 @@ import { logger } from "~/services/logger.server";
  * - a Polish 403 page for a write whose Origin names another host (Remix
  *   would throw on it and answer 500, logging a stack as an error);
  * - the client's address, handed to the app through requestContext;
+ * - a 301 from any other spelling of an address to its canonical one, so
+ *   the page cache keeps each page once;
  * - the page cache: anonymous views of public pages served from memory.
  * - the rest of a request body the app did not read (a refused upload) is
  *   read and thrown away, so the browser shows the answer.
@@ -182,6 +185,13 @@ export function frontDoor(req: IncomingMessage, res: ServerResponse, next: Next)
   const forwardedHost = req.headers["x-forwarded-host"];
   if (!parseHost(req.headers.host) || (forwardedHost !== undefined && !parseHost(firstEntry(forwardedHost)))) {
     return answer(res, 400, FALLBACK_PAGES.badHost);
+  }
+  const canonical = canonicalRedirect(req.method, req.url);
+  if (canonical !== null) {
+    res.statusCode = 301;
+    res.setHeader("Location", canonical);
+    res.setHeader("Cache-Control", "public, max-age=3600");
+    return res.end();
   }
   if (isCrossSiteWrite(req)) {
     logger.warn(
