@@ -50,6 +50,7 @@ export const ROUTE_FILES = [
   "strefapastora.historia-zmian.tsx",
   "strefapastora.kosz.tsx",
   "strefapastora.logowanie.tsx",
+  "strefapastora.sluzby.tsx",
   "strefapastora.tsx",
   "strefapastora.urzadzenia.tsx",
   "strefapastora.weryfikacja-dwuetapowa.tsx",
