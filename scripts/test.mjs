@@ -5,6 +5,7 @@
 // server in Chromium, with JavaScript on and off).
 import fs from "node:fs";
 import path from "node:path";
+import { spawnSync } from "node:child_process";
 import { commandExists, ensureDependencies, freePort, root, run } from "./lib.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -13,11 +14,23 @@ function ensureChromium() {
   if (fs.existsSync(CHROMIUM)) return;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (isRoot && commandExists("apt-get")) {
-    console.log("Installing Debian's Chromium for the browser tests…");
-    run("apt-get", ["update", "-qq"]);
-    run("apt-get", ["install", "-y", "-qq", "chromium"], {
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    });
+    // apt's output goes to a log so it does not bury the test output;
+    // only Chromium and what it needs, nothing else upgraded.
+    const log = path.join(root, ".cache", "apt-chromium.log");
+    fs.mkdirSync(path.dirname(log), { recursive: true });
+    console.log(`Installing Debian's Chromium for the browser tests (log: ${path.relative(root, log)})…`);
+    const fd = fs.openSync(log, "w");
+    const apt = (args) =>
+      spawnSync("apt-get", args, {
+        stdio: ["ignore", fd, fd],
+        env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+      }).status;
+    const ok = apt(["update"]) === 0 && apt(["install", "-y", "--no-install-recommends", "chromium"]) === 0;
+    fs.closeSync(fd);
+    if (!ok) {
+      console.error(`Installing Chromium failed; see ${log}`);
+      process.exit(1);
+    }
     return;
   }
   console.error(
@@ -58,19 +71,32 @@ run("npx", ["prettier", "--check", "--log-level", "warn", "."]);
 console.log("\n== Build ==");
 run("npm", ["run", "-s", "build"]);
 
+// Both suites run even when the first fails, so one run reports every failure.
+// A stale summary from an earlier run must not be read as this run's.
+const unitJson = `${results}/unit.json`;
+const e2eJson = `${results}/e2e.json`;
+fs.rmSync(unitJson, { force: true });
+fs.rmSync(e2eJson, { force: true });
+const step = (cmd, args, options = {}) => spawnSync(cmd, args, { cwd: root, stdio: "inherit", ...options }).status;
+
 console.log("\n== Unit and route tests (vitest) ==");
-run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${results}/unit.json`]);
+const unitStatus = step("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${unitJson}`]);
 
 console.log("\n== Browser tests (Playwright) ==");
 const port = await freePort();
-run("npx", ["playwright", "test"], {
-  env: { ...process.env, E2E_PORT: String(port), PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/e2e.json` },
+const e2eStatus = step("npx", ["playwright", "test"], {
+  env: { ...process.env, E2E_PORT: String(port), PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
 });
 
-const unit = JSON.parse(fs.readFileSync(`${results}/unit.json`, "utf8"));
-const e2e = JSON.parse(fs.readFileSync(`${results}/e2e.json`, "utf8"));
-const passed = unit.numPassedTests + e2e.stats.expected;
-const failed = unit.numFailedTests + e2e.stats.unexpected + e2e.stats.flaky;
-const skipped = unit.numPendingTests + unit.numTodoTests + e2e.stats.skipped;
+const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : null);
+const unit = readJson(unitJson);
+const e2e = readJson(e2eJson);
+const passed = (unit?.numPassedTests ?? 0) + (e2e?.stats.expected ?? 0);
+const failed = (unit?.numFailedTests ?? 0) + (e2e ? e2e.stats.unexpected + e2e.stats.flaky : 0);
+const skipped = (unit ? unit.numPendingTests + unit.numTodoTests : 0) + (e2e?.stats.skipped ?? 0);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed === 0 ? 0 : 1);
+// A runner that crashed before writing its summary, or exited nonzero with no
+// failed test (a broken setup), fails the run too.
+const ok = failed === 0 && unitStatus === 0 && e2eStatus === 0 && unit !== null && e2e !== null;
+if (!ok && failed === 0) console.error(`vitest exited ${unitStatus}, Playwright exited ${e2eStatus}`);
+process.exit(ok ? 0 : 1);
