@@ -55,8 +55,12 @@ export const ADD_ARTICLE_UPLOAD_PATH = `${ADD_ARTICLE_PATH}/wyslij`;
 export const editArticleUploadPath = (id: string) => `${editArticlePath(id)}/wyslij`;
 
 export const PASTOR_GALLERIES_PATH = "/strefapastora/galeria";
-/** Where an unknown album sends the pastor: the original site's rule, with its trailing slash. */
-export const UNKNOWN_GALLERY_REDIRECT = "/strefapastora/galeria/";
+/**
+ * Where an unknown album sends the pastor: the album list. The original site
+ * wrote it with a trailing slash; that spelling answers 301 to this one, so
+ * the redirect names the canonical address and saves a phone a round trip.
+ */
+export const UNKNOWN_GALLERY_REDIRECT = PASTOR_GALLERIES_PATH;
 export const ADD_GALLERY_PATH = "/strefapastora/galeria/dodaj";
 /** Where the album editor's script sends photos one by one, and new orders after a drag. */
 export const GALLERY_PHOTOS_PATH = "/strefapastora/galeria/dodaj/zdjecia";

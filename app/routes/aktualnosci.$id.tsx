@@ -34,7 +34,7 @@ export default function NewsArticle() {
   const { name: siteName } = useSiteNames();
   return (
     <>
-      <ArticleView article={article} backTo={`${NEWS_PATH}/`} />
+      <ArticleView article={article} backTo={NEWS_PATH} />
       {article ? (
         <JsonLd
           data={newsArticleJsonLd(

@@ -10,6 +10,7 @@ import {
   endsWith,
   photo,
   photoButton,
+  photoName,
   removeTestAlbums,
   slug,
   uniqueTitle,
@@ -46,7 +47,7 @@ async function shownPhoto(page: Page, selector: string): Promise<string> {
   await img.scrollIntoViewIfNeeded();
   await expect(img).toHaveJSProperty("complete", true);
   expect(await img.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0);
-  return img.evaluate((i: HTMLImageElement) => decodeURIComponent(i.currentSrc.split("/").pop()!));
+  return photoName(await img.evaluate((i: HTMLImageElement) => i.currentSrc));
 }
 
 async function feedAndSitemap(page: Page) {
@@ -139,7 +140,10 @@ test("an album's new order, new title and deletion show at once, in the pastor's
   const title = uniqueTitle("Świeżość");
   await createAlbum(page, title, [await photo("A.jpg", 0), await photo("B.jpg", 120), await photo("C.jpg", 240)]);
   const order = (p: Page) =>
-    p.locator(".photo-grid a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!.split("/").pop()));
+    p
+      .locator(".photo-grid a")
+      .evaluateAll((links) => links.map((a) => a.getAttribute("href")!))
+      .then((hrefs) => hrefs.map(photoName));
   const onList = (p: Page, t: string) => p.getByRole("heading", { name: t, exact: true });
 
   for (const p of [page, visitor]) {

@@ -49,6 +49,15 @@ export function heic(name = "IMG_0042.HEIC"): UploadFile {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/**
+ * The file name a visitor's address ends with, without the 24 random hex
+ * digits a stored photo's key starts with (they make each key unguessable).
+ */
+export function photoName(href: string): string {
+  const name = decodeURIComponent(href.split("/").pop()!);
+  return /^[0-9a-f]{24}-/.test(name) ? name.slice(25) : name;
+}
+
 export const slug = (title: string) => encodeURIComponent(title);
 /** A pattern matching the end of an address, exactly. */
 export const endsWith = (path: string) => new RegExp(`${escape(path)}$`);
