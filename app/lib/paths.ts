@@ -81,5 +81,7 @@ export const BIN_PATH = "/strefapastora/kosz";
 export const PASTOR_FACTS_PATH = "/strefapastora/dane-zboru";
 export const PASTOR_MINISTRIES_PATH = "/strefapastora/sluzby";
 export const PASTOR_TESTIMONIES_PATH = "/strefapastora/swiadectwa";
+export const ADD_TESTIMONY_PATH = `${PASTOR_TESTIMONIES_PATH}/dodaj`;
+export const editTestimonyPath = (id: number) => `${PASTOR_TESTIMONIES_PATH}/edytuj/${id}`;
 /** The history of changes, the last year. */
 export const ACTIVITY_PATH = "/strefapastora/historia-zmian";

@@ -15,6 +15,7 @@ import {
   PASTOR_FACTS_PATH,
   PASTOR_GALLERIES_PATH,
   PASTOR_MINISTRIES_PATH,
+  PASTOR_TESTIMONIES_PATH,
   TWO_FACTOR_PATH,
 } from "~/lib/paths";
 
@@ -63,6 +64,9 @@ export default function PastorHome() {
         </li>
         <li>
           <Link to={PASTOR_MINISTRIES_PATH}>służby</Link>
+        </li>
+        <li>
+          <Link to={PASTOR_TESTIMONIES_PATH}>świadectwa</Link>
         </li>
         <li>
           <Link to={BIN_PATH}>kosz</Link>

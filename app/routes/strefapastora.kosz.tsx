@@ -4,8 +4,22 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { church } from "~/content/church";
 import { requireUser } from "~/features/auth/auth.server";
-import { listBin, purgeItem, purgeOnVisit, restoreArticle, restoreGallery } from "~/features/bin/bin.server";
-import { BIN_KEEP_DAYS, BIN_KIND_LABELS, purgeIn, purgeQuestion, titleTakenMessage } from "~/features/bin/bin";
+import {
+  listBin,
+  purgeItem,
+  purgeOnVisit,
+  restoreArticle,
+  restoreGallery,
+  restoreTestimony,
+} from "~/features/bin/bin.server";
+import {
+  BIN_KEEP_DAYS,
+  BIN_KIND_LABELS,
+  BIN_KIND_OBJECTS,
+  purgeIn,
+  purgeQuestion,
+  titleTakenMessage,
+} from "~/features/bin/bin";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
 import { Field, FlashMessage, FormError } from "~/components/forms";
 import { BackLink } from "~/components/layout";
@@ -31,7 +45,7 @@ const MAX_FORM_BYTES = 64 * 1024;
 
 const binForm = z.object({
   intent: z.enum(["restore", "purge"]),
-  kind: z.enum(["article", "gallery"]),
+  kind: z.enum(["article", "gallery", "testimony"]),
   id: z.string().min(1).max(64),
   title: z.string().max(10_000).optional(),
   confirmed: z.string().optional(),
@@ -58,6 +72,10 @@ export async function action({ request }: ActionFunctionArgs) {
       const result = await restoreArticle({ id, actor: user });
       return result.ok ? redirectWithFlash(BIN_PATH, `Przywrócono artykuł „${result.title}”.`) : gone();
     }
+    if (kind === "testimony") {
+      const result = await restoreTestimony({ id, actor: user });
+      return result.ok ? redirectWithFlash(BIN_PATH, `Przywrócono świadectwo „${result.title}”.`) : gone();
+    }
     const result = await restoreGallery({ id, newTitle: title ?? null, actor: user });
     if (result.ok) return redirectWithFlash(BIN_PATH, `Przywrócono galerię „${result.title}”.`);
     if (result.reason === "gone") return gone();
@@ -71,10 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!item) return gone();
   if (confirmed !== "1") return { confirm: { kind, id, question: purgeQuestion(kind, item.title) } };
   if (!(await purgeItem({ kind, id, actor: user }))) return gone();
-  return redirectWithFlash(
-    BIN_PATH,
-    `Usunięto na zawsze ${kind === "article" ? "artykuł" : "galerię"} „${item.title}”.`,
-  );
+  return redirectWithFlash(BIN_PATH, `Usunięto na zawsze ${BIN_KIND_OBJECTS[kind]} „${item.title}”.`);
 }
 
 export default function Bin() {
@@ -88,7 +103,10 @@ export default function Bin() {
       <p className="pastor-actions">
         <BackLink to={PANEL_PATH} />
       </p>
-      <p>Usunięte artykuły i galerie czekają tu {BIN_KEEP_DAYS} dni, razem ze zdjęciami. Potem są usuwane na zawsze.</p>
+      <p>
+        Usunięte artykuły, galerie i świadectwa czekają tu {BIN_KEEP_DAYS} dni, razem ze zdjęciami. Potem są usuwane na
+        zawsze.
+      </p>
       {result && "error" in result ? <FormError message={result.error} /> : null}
       {result && "confirm" in result ? (
         <ConfirmPage

@@ -373,5 +373,9 @@ export const testimonies = pgTable("testimonies", {
   author: text("author").notNull().default(""),
   hidden: boolean("hidden").notNull().default(false),
   position: integer("position").notNull().default(0),
+  // Bumped by every edit and hide/show; an edit begun from an older version is refused, never saved over a newer one.
+  version: integer("version").notNull().default(1),
   deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  // Who moved it to the bin (the e-mail, kept if the account is removed).
+  deletedBy: text("deleted_by"),
 });

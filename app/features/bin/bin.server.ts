@@ -1,9 +1,9 @@
-// The bin ('kosz'): deleted articles and albums wait here for 30 days, with
+// The bin ('kosz'): deleted articles, albums and testimonies wait here for 30 days, with
 // their photos still stored, and can be restored exactly as they were. Purged
 // for good after that (at start and on the pastor's next visit), or at once by
 // 'usuń na zawsze'.
-import { and, desc, eq, isNotNull, isNull, lt } from "drizzle-orm";
-import { articles, galleries, galleryImages } from "~/services/schema";
+import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { articles, galleries, galleryImages, testimonies } from "~/services/schema";
 import { clock } from "~/services/clock.server";
 import { contentChanged } from "~/services/content-version.server";
 import { isUniqueViolation, withDb } from "~/services/db.server";
@@ -35,7 +35,7 @@ const daysLeft = (deletedAt: Date, now: Date) =>
 
 /** Everything in the bin, the latest deletion first. */
 export async function listBin({ now = clock.now() }: { now?: Date } = {}): Promise<BinItem[]> {
-  const [a, g] = await withDb((db) =>
+  const [a, g, t] = await withDb((db) =>
     Promise.all([
       db
         .select({ id: articles.id, title: articles.header, deletedAt: articles.deletedAt, by: articles.deletedBy })
@@ -47,11 +47,21 @@ export async function listBin({ now = clock.now() }: { now?: Date } = {}): Promi
         .from(galleries)
         .where(isNotNull(galleries.deletedAt))
         .orderBy(desc(galleries.deletedAt)),
+      db
+        .select({
+          id: testimonies.id,
+          title: testimonies.title,
+          deletedAt: testimonies.deletedAt,
+          by: testimonies.deletedBy,
+        })
+        .from(testimonies)
+        .where(isNotNull(testimonies.deletedAt)),
     ]),
   );
   const items = [
     ...a.map((r) => ({ kind: "article" as const, ...r, id: r.id })),
     ...g.map((r) => ({ kind: "gallery" as const, ...r, id: String(r.id) })),
+    ...t.map((r) => ({ kind: "testimony" as const, ...r, id: String(r.id) })),
   ];
   return items
     .sort((x, y) => y.deletedAt!.getTime() - x.deletedAt!.getTime())
@@ -71,7 +81,7 @@ export type RestoreResult =
   /** An album outside the bin has the title: another is needed. `error` when the one given is not a valid title. */
   | { ok: false; reason: "titleTaken"; title: string; error?: string };
 
-const galleryId = (id: string) => (/^[1-9][0-9]{0,9}$/.test(id) && Number(id) < 2 ** 31 ? Number(id) : null);
+const rowId = (id: string) => (/^[1-9][0-9]{0,9}$/.test(id) && Number(id) < 2 ** 31 ? Number(id) : null);
 
 /** Takes an article out of the bin: same id, same address, as it was. */
 export async function restoreArticle({ id, actor = null }: { id: string; actor?: Actor }): Promise<RestoreResult> {
@@ -97,6 +107,40 @@ export async function restoreArticle({ id, actor = null }: { id: string; actor?:
   return { ok: true, title: row.header };
 }
 
+/**
+ * Takes a testimony out of the bin: same id and address, at the end of the
+ * list (its old place may have been taken), hidden or not as it was.
+ */
+export async function restoreTestimony({ id, actor = null }: { id: string; actor?: Actor }): Promise<RestoreResult> {
+  const tid = rowId(id);
+  if (tid === null) return { ok: false, reason: "gone" };
+  const row = await withDb((db) =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql`lock table ${testimonies} in share row exclusive mode`);
+      const [restored] = await tx
+        .update(testimonies)
+        .set({
+          deletedAt: null,
+          deletedBy: null,
+          position: sql`(select coalesce(max(position) + 1, 0) from ${testimonies} where deleted_at is null)`,
+        })
+        .where(and(eq(testimonies.id, tid), isNotNull(testimonies.deletedAt)))
+        .returning({ title: testimonies.title });
+      if (restored) {
+        await recordActivity(tx, {
+          actor,
+          action: "restored",
+          subject: { kind: "testimony", id, title: restored.title },
+        });
+      }
+      return restored;
+    }),
+  );
+  if (!row) return { ok: false, reason: "gone" };
+  await contentChanged();
+  return { ok: true, title: row.title };
+}
+
 class TitleTaken extends Error {}
 
 /**
@@ -113,7 +157,7 @@ export async function restoreGallery({
   newTitle?: string | null;
   actor?: Actor;
 }): Promise<RestoreResult> {
-  const gid = galleryId(id);
+  const gid = rowId(id);
   if (gid === null) return { ok: false, reason: "gone" };
   let attempted = "";
   try {
@@ -164,8 +208,8 @@ export async function purgeItem(
   { kind, id, actor = null }: { kind: BinKind; id: string; actor?: Actor },
   store: Storage = storage(),
 ): Promise<boolean> {
-  const gid = kind === "gallery" ? galleryId(id) : null;
-  if (kind === "gallery" && gid === null) return false;
+  const gid = kind === "article" ? null : rowId(id);
+  if (kind !== "article" && gid === null) return false;
   const removed = await withDb((db) =>
     db.transaction(async (tx) => {
       await lockGalleryFiles(tx);
@@ -184,6 +228,14 @@ export async function purgeItem(
         if (!row) return null;
         title = row.header;
         images = row.key ? [{ key: row.key, width: row.width ?? 0, height: row.height ?? 0 }] : [];
+      } else if (kind === "testimony") {
+        const [row] = await tx
+          .delete(testimonies)
+          .where(and(eq(testimonies.id, gid!), isNotNull(testimonies.deletedAt)))
+          .returning({ title: testimonies.title });
+        if (!row) return null;
+        title = row.title;
+        images = [];
       } else {
         const own = await tx
           .select({ key: galleryImages.imageKey, width: galleryImages.width, height: galleryImages.height })
@@ -216,7 +268,7 @@ export async function purgeExpired(
   store: Storage = storage(),
 ): Promise<number> {
   const cutoff = new Date(now.getTime() - BIN_KEEP_MS);
-  const [a, g] = await withDb((db) =>
+  const [a, g, t] = await withDb((db) =>
     Promise.all([
       db
         .select({ id: articles.id })
@@ -226,11 +278,16 @@ export async function purgeExpired(
         .select({ id: galleries.id })
         .from(galleries)
         .where(and(isNotNull(galleries.deletedAt), lt(galleries.deletedAt, cutoff))),
+      db
+        .select({ id: testimonies.id })
+        .from(testimonies)
+        .where(and(isNotNull(testimonies.deletedAt), lt(testimonies.deletedAt, cutoff))),
     ]),
   );
   let purged = 0;
   for (const r of a) if (await purgeItem({ kind: "article", id: r.id }, store)) purged++;
   for (const r of g) if (await purgeItem({ kind: "gallery", id: String(r.id) }, store)) purged++;
+  for (const r of t) if (await purgeItem({ kind: "testimony", id: String(r.id) }, store)) purged++;
   await pruneActivity({ now });
   if (purged) logger.info({ purged }, "items older than 30 days purged from the bin");
   return purged;

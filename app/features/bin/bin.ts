@@ -3,13 +3,24 @@
 /** Days an item stays in the bin before it is deleted for good. */
 export const BIN_KEEP_DAYS = 30;
 
-export type BinKind = "article" | "gallery";
+export type BinKind = "article" | "gallery" | "testimony";
 
-export const BIN_KIND_LABELS: Record<BinKind, string> = { article: "artykuł", gallery: "galeria" };
+export const BIN_KIND_LABELS: Record<BinKind, string> = {
+  article: "artykuł",
+  gallery: "galeria",
+  testimony: "świadectwo",
+};
+
+/** The kind as the object of a sentence: 'usunąć na zawsze galerię'. */
+export const BIN_KIND_OBJECTS: Record<BinKind, string> = {
+  article: "artykuł",
+  gallery: "galerię",
+  testimony: "świadectwo",
+};
 
 /** The question before 'usuń na zawsze'. */
 export const purgeQuestion = (kind: BinKind, title: string) =>
-  `Czy na pewno usunąć na zawsze ${kind === "article" ? "artykuł" : "galerię"} „${title}”? Tego nie można cofnąć.`;
+  `Czy na pewno usunąć na zawsze ${BIN_KIND_OBJECTS[kind]} „${title}”? Tego nie można cofnąć.`;
 
 /** 'usunięcie na zawsze za 12 dni'. */
 export function purgeIn(days: number): string {

@@ -12,7 +12,8 @@ export function keptFormMessage(withPhoto: boolean): string {
 /** The query parameter (and hidden field) naming a kept form. */
 export const KEPT_PARAM = "zachowane";
 
-export type KeptFormKind = "article-add" | "article-edit" | "album-details" | "church-facts";
+export type KeptFormKind =
+  "article-add" | "article-edit" | "album-details" | "church-facts" | "testimony-add" | "testimony-edit";
 
 /** What a page needs to know of the kept form it shows. */
 export interface KeptFormView {

@@ -1,0 +1,157 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { requireUser } from "~/features/auth/auth.server";
+import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
+import {
+  binTestimony,
+  getPastorTestimony,
+  listPastorTestimonies,
+  moveTestimony,
+  setTestimonyHidden,
+} from "~/features/church/testimonies.server";
+import { ConfirmButton, ConfirmPage } from "~/components/confirm";
+import { FlashMessage, FormError } from "~/components/forms";
+import { BackLink } from "~/components/layout";
+import { CsrfInput, PastorBar } from "~/components/pastor";
+import { readFlash, redirectWithFlash } from "~/http/flash.server";
+import { UPLOAD_MESSAGES } from "~/services/upload.server";
+import { seo } from "~/features/seo/seo";
+import { ADD_TESTIMONY_PATH, PANEL_PATH, PASTOR_TESTIMONIES_PATH, editTestimonyPath, testimonyPath } from "~/lib/paths";
+
+export const meta: MetaFunction = (args) => seo(args, { page: "Świadectwa" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { flash, headers } = await readFlash(request);
+  const testimonies = (await listPastorTestimonies()).map(({ id, title, hidden }) => ({ id, title, hidden }));
+  return data({ email: user.email, csrf: user.csrf, flash, testimonies }, { headers });
+}
+
+const listForm = z.object({
+  intent: z.enum(["up", "down", "hide", "show", "delete"]),
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+  confirmed: z.string().optional(),
+});
+
+const deleteQuestion = (title: string) => `Przenieść świadectwo „${title}” do kosza?`;
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
+    return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
+  }
+  const form = await request.formData().catch(() => null);
+  const parsed = listForm.safeParse(form ? Object.fromEntries(form) : null);
+  if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
+  const { intent, id, confirmed } = parsed.data;
+  const done = (message: string) => redirectWithFlash(PASTOR_TESTIMONIES_PATH, message);
+  const gone = "Tego świadectwa już nie ma.";
+  if (intent === "up" || intent === "down") {
+    const result = await moveTestimony(id, intent, { actor: user });
+    return done(result.ok ? `Przesunięto świadectwo „${result.title}”.` : gone);
+  }
+  if (intent === "hide" || intent === "show") {
+    const result = await setTestimonyHidden(id, intent === "hide", { actor: user });
+    if (!result.ok) return done(gone);
+    return done(
+      intent === "hide"
+        ? `Ukryto świadectwo „${result.title}”: nie widać go na stronie.`
+        : `Świadectwo „${result.title}” jest znów widoczne na stronie.`,
+    );
+  }
+  const testimony = await getPastorTestimony(id);
+  if (!testimony) return done(gone);
+  if (confirmed !== "1") return { confirm: { id, question: deleteQuestion(testimony.title) } };
+  const result = await binTestimony(id, { actor: user });
+  return done(result.ok ? `Przeniesiono świadectwo „${result.title}” do kosza.` : gone);
+}
+
+/** Every answer of the action that is not a redirect. */
+interface Reply {
+  error?: string;
+  confirm?: { id: number; question: string };
+}
+
+export default function PastorTestimonies() {
+  const { email, flash, testimonies } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as Reply | undefined;
+  return (
+    <section className="page pastor">
+      <PastorBar email={email} />
+      <h1>Świadectwa</h1>
+      <FlashMessage message={flash} />
+      <p className="pastor-actions">
+        <Link className="button" to={ADD_TESTIMONY_PATH}>
+          dodaj świadectwo
+        </Link>
+        <BackLink to={PANEL_PATH} />
+      </p>
+      <FormError message={reply?.error} />
+      {reply?.confirm ? (
+        <ConfirmPage
+          action={PASTOR_TESTIMONIES_PATH}
+          question={reply.confirm.question}
+          cancelTo={PASTOR_TESTIMONIES_PATH}
+          fields={{ id: String(reply.confirm.id) }}
+          confirmLabel="tak, do kosza"
+        />
+      ) : null}
+      {testimonies.length === 0 ? (
+        <p className="empty">Nie ma żadnych świadectw.</p>
+      ) : (
+        <ol className="order-list testimonies-edit">
+          {testimonies.map((t, i) => {
+            const which = <span className="visually-hidden">: {t.title}</span>;
+            return (
+              <li key={t.id} aria-label={t.title}>
+                <h2>
+                  {t.title}
+                  {t.hidden ? <span className="draft-mark"> (ukryte)</span> : null}
+                </h2>
+                <div className="card-actions">
+                  <Link to={editTestimonyPath(t.id)}>edytuj{which}</Link>
+                  {t.hidden ? null : (
+                    <a href={testimonyPath(t.id)} target="_blank" rel="noreferrer">
+                      zobacz na stronie{which}
+                    </a>
+                  )}
+                  <Form method="post" action={PASTOR_TESTIMONIES_PATH}>
+                    <CsrfInput />
+                    <input type="hidden" name="id" value={t.id} />
+                    <button type="submit" name="intent" value={t.hidden ? "show" : "hide"} className="secondary">
+                      {t.hidden ? "pokaż" : "ukryj"}
+                      {which}
+                    </button>
+                    {i > 0 ? (
+                      <button type="submit" name="intent" value="up" aria-label={`przesuń „${t.title}” wyżej`}>
+                        ↑
+                      </button>
+                    ) : null}
+                    {i < testimonies.length - 1 ? (
+                      <button type="submit" name="intent" value="down" aria-label={`przesuń „${t.title}” niżej`}>
+                        ↓
+                      </button>
+                    ) : null}
+                  </Form>
+                  <ConfirmButton
+                    action={PASTOR_TESTIMONIES_PATH}
+                    question={deleteQuestion(t.title)}
+                    fields={{ id: String(t.id) }}
+                  >
+                    usuń{which}
+                  </ConfirmButton>
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}
