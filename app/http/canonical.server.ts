@@ -58,6 +58,7 @@ export const ROUTE_FILES = [
   "strefapastora.urzadzenia.tsx",
   "strefapastora.weryfikacja-dwuetapowa.tsx",
   "strefapastora.wyloguj.ts",
+  "strefapastora.zdjecia-historii.tsx",
 ];
 
 /** The fixed URL segments of a route file name (`aktualnosci.rss[.]xml.ts` → aktualnosci, rss.xml). */

@@ -81,6 +81,8 @@ export const BIN_PATH = "/strefapastora/kosz";
 export const PASTOR_FACTS_PATH = "/strefapastora/dane-zboru";
 export const PASTOR_MINISTRIES_PATH = "/strefapastora/sluzby";
 export const PASTOR_TESTIMONIES_PATH = "/strefapastora/swiadectwa";
+/** The photos of 'Zdjęcia' on /onas. */
+export const PASTOR_HISTORY_PHOTOS_PATH = "/strefapastora/zdjecia-historii";
 export const ADD_TESTIMONY_PATH = `${PASTOR_TESTIMONIES_PATH}/dodaj`;
 export const editTestimonyPath = (id: number) => `${PASTOR_TESTIMONIES_PATH}/edytuj/${id}`;
 /** The history of changes, the last year. */

@@ -14,6 +14,7 @@ import {
   PASTOR_ARTICLES_PATH,
   PASTOR_FACTS_PATH,
   PASTOR_GALLERIES_PATH,
+  PASTOR_HISTORY_PHOTOS_PATH,
   PASTOR_MINISTRIES_PATH,
   PASTOR_TESTIMONIES_PATH,
   TWO_FACTOR_PATH,
@@ -67,6 +68,9 @@ export default function PastorHome() {
         </li>
         <li>
           <Link to={PASTOR_TESTIMONIES_PATH}>świadectwa</Link>
+        </li>
+        <li>
+          <Link to={PASTOR_HISTORY_PHOTOS_PATH}>zdjęcia z historii zboru</Link>
         </li>
         <li>
           <Link to={BIN_PATH}>kosz</Link>

@@ -37,6 +37,7 @@ const NOUNS: Record<ActivitySubject, string> = {
   church: "dane zboru:",
   ministry: "służbę",
   testimony: "świadectwo",
+  history_photo: "zdjęcie z historii zboru",
 };
 
 /** 'dodano artykuł „Dzień dziecka”', 'zalogowano się (adres 192.0.2.1)'. */

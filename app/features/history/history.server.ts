@@ -1,7 +1,36 @@
-import { asc } from "drizzle-orm";
+// The photos of the congregation's history ('Zdjęcia' on /onas): read by the
+// page, and the pastor's changes: upload (the albums' photo pipeline: sizes,
+// WebP and AVIF variants, EXIF and GPS dropped), describe, reorder, remove.
+// Each change is in the history of changes and moves the content version, so
+// every instance's pages follow at once.
+import { asc, eq, sql } from "drizzle-orm";
+import { type Actor, recordActivity } from "~/features/activity/activity.server";
+import { displayName, refusalReason } from "~/features/galleries/draft-photos.server";
+import {
+  deleteImageFiles,
+  lockGalleryFiles,
+  thumbnailUrl,
+  unreferencedImages,
+} from "~/features/galleries/galleries.server";
+import { contentChanged } from "~/services/content-version.server";
+import { type Db, withDb } from "~/services/db.server";
+import {
+  ImageRejected,
+  type ImageView,
+  type StoredImage,
+  deleteImage,
+  imageView,
+  storeImage,
+} from "~/services/images.server";
+import { logger } from "~/services/logger.server";
 import { historyPhotos } from "~/services/schema";
-import { withDb } from "~/services/db.server";
-import { type ImageView, imageView } from "~/services/images.server";
+import { type Storage, storage } from "~/services/storage.server";
+import { isExternalImage } from "~/lib/image-variants";
+
+/** Storage folder of history photos (the demo seed's too). */
+export const HISTORY_FOLDER = "historia";
+/** A description longer than this is cut: it is a picture's alt text, not an article. */
+export const HISTORY_NAME_MAX = 300;
 
 export async function listHistoryPhotos(): Promise<(ImageView & { name: string })[]> {
   const rows = await withDb((db) =>
@@ -16,4 +45,177 @@ export async function listHistoryPhotos(): Promise<(ImageView & { name: string }
       .orderBy(asc(historyPhotos.position), asc(historyPhotos.id)),
   );
   return rows.map((r) => ({ name: r.name, ...imageView(r) }));
+}
+
+export interface PastorHistoryPhoto {
+  id: number;
+  name: string;
+  /** The smallest stored variant, for the list's thumbnail. */
+  thumb: string;
+  width: number;
+  height: number;
+}
+
+/** The photos in the order of /onas, for the pastor's page. */
+export async function listHistoryPhotosForPastor(store: Storage = storage()): Promise<PastorHistoryPhoto[]> {
+  const rows = await withDb((db) =>
+    db
+      .select({
+        id: historyPhotos.id,
+        name: historyPhotos.name,
+        key: historyPhotos.imageKey,
+        width: historyPhotos.width,
+        height: historyPhotos.height,
+      })
+      .from(historyPhotos)
+      .orderBy(asc(historyPhotos.position), asc(historyPhotos.id)),
+  );
+  return rows.map(({ key, ...r }) => ({ ...r, thumb: thumbnailUrl({ key, width: r.width, height: r.height }, store) }));
+}
+
+export type HistoryPhotoResult = { name: string; ok: true } | { name: string; ok: false; reason: string };
+
+// Moves and new rows renumber or append under this lock, so two at once cannot tie.
+const lockOrder = (tx: Pick<Db, "execute">) => tx.execute(sql`lock table ${historyPhotos} in share row exclusive mode`);
+
+/**
+ * Adds photos at the end, one at a time (one decoded photo in memory per
+ * request), so one bad file refuses only itself. `path` is a temporary file.
+ */
+export async function addHistoryPhotos(
+  photos: { name: string; path: string }[],
+  { actor }: { actor: Actor },
+  store: Storage = storage(),
+): Promise<HistoryPhotoResult[]> {
+  const results: HistoryPhotoResult[] = [];
+  for (const photo of photos) {
+    const name = displayName(photo.name).slice(0, HISTORY_NAME_MAX);
+    let stored: StoredImage;
+    try {
+      stored = await storeImage(photo.path, photo.name, HISTORY_FOLDER, store);
+    } catch (error) {
+      if (!(error instanceof ImageRejected)) logger.error({ err: error }, "storing a history photo failed");
+      results.push({ name, ok: false, reason: refusalReason(error) });
+      continue;
+    }
+    try {
+      await withDb((db) =>
+        db.transaction(async (tx) => {
+          await lockOrder(tx);
+          const [{ next }] = await tx
+            .select({ next: sql<number>`coalesce(max(${historyPhotos.position}) + 1, 0)::int` })
+            .from(historyPhotos);
+          const [row] = await tx
+            .insert(historyPhotos)
+            .values({ name, imageKey: stored.key, width: stored.width, height: stored.height, position: next })
+            .returning({ id: historyPhotos.id });
+          await recordActivity(tx, {
+            actor,
+            action: "created",
+            subject: { kind: "history_photo", id: row.id, title: name },
+          });
+        }),
+      );
+    } catch (error) {
+      // The database failed after the files were written: remove them, then answer as the database did.
+      await deleteImage(stored, store).catch(() => {});
+      throw error;
+    }
+    results.push({ name, ok: true });
+  }
+  if (results.some((r) => r.ok)) await contentChanged();
+  return results;
+}
+
+/** ↑ or ↓: swaps the photo with its neighbour (the whole list renumbered). False when the photo is gone. */
+export async function moveHistoryPhoto(
+  id: number,
+  way: "up" | "down",
+  { actor }: { actor: Actor },
+): Promise<string | null> {
+  return withDb(async (db) => {
+    const name = await db.transaction(async (tx) => {
+      await lockOrder(tx);
+      const list = await tx
+        .select({ id: historyPhotos.id, name: historyPhotos.name })
+        .from(historyPhotos)
+        .orderBy(asc(historyPhotos.position), asc(historyPhotos.id));
+      const i = list.findIndex((p) => p.id === id);
+      if (i < 0) return null;
+      const j = way === "up" ? i - 1 : i + 1;
+      if (j < 0 || j >= list.length) return list[i].name;
+      [list[i], list[j]] = [list[j], list[i]];
+      for (const [position, p] of list.entries()) {
+        await tx.update(historyPhotos).set({ position }).where(eq(historyPhotos.id, p.id));
+      }
+      await recordActivity(tx, {
+        actor,
+        action: "edited",
+        subject: { kind: "history_photo", id, title: list[j].name },
+      });
+      return list[j].name;
+    });
+    if (name !== null) await contentChanged(db);
+    return name;
+  });
+}
+
+/** The description visitors' screen readers hear (the photo's alt text). Null when the photo is gone. */
+export async function describeHistoryPhoto(
+  id: number,
+  text: string,
+  { actor }: { actor: Actor },
+): Promise<{ ok: true; name: string } | { ok: false; error: string }> {
+  const name = text
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!name) return { ok: false, error: "Opis zdjęcia nie może być pusty." };
+  if ([...name].length > HISTORY_NAME_MAX) {
+    return { ok: false, error: `Opis zdjęcia może mieć najwyżej ${HISTORY_NAME_MAX} znaków.` };
+  }
+  const updated = await withDb((db) =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(historyPhotos)
+        .set({ name })
+        .where(eq(historyPhotos.id, id))
+        .returning({ id: historyPhotos.id });
+      if (row)
+        await recordActivity(tx, { actor, action: "edited", subject: { kind: "history_photo", id, title: name } });
+      return Boolean(row);
+    }),
+  );
+  if (!updated) return { ok: false, error: "Tego zdjęcia już nie ma." };
+  await contentChanged();
+  return { ok: true, name };
+}
+
+/** Removes a photo for good, with its files unless another row names them. Null when it was gone already. */
+export async function removeHistoryPhoto(
+  id: number,
+  { actor }: { actor: Actor },
+  store: Storage = storage(),
+): Promise<string | null> {
+  const removed = await withDb((db) =>
+    db.transaction(async (tx) => {
+      await lockGalleryFiles(tx);
+      const [row] = await tx.delete(historyPhotos).where(eq(historyPhotos.id, id)).returning({
+        name: historyPhotos.name,
+        key: historyPhotos.imageKey,
+        width: historyPhotos.width,
+        height: historyPhotos.height,
+      });
+      if (!row) return null;
+      await recordActivity(tx, { actor, action: "purged", subject: { kind: "history_photo", id, title: row.name } });
+      const image = { key: row.key, width: row.width, height: row.height };
+      // A photo still at its imported address is not ours to delete.
+      const files = isExternalImage(row.key) ? [] : await unreferencedImages(tx, [image]);
+      return { name: row.name, files };
+    }),
+  );
+  if (!removed) return null;
+  await contentChanged();
+  await deleteImageFiles(removed.files, store);
+  return removed.name;
 }

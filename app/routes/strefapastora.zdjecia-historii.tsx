@@ -1,0 +1,182 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { requireUser } from "~/features/auth/auth.server";
+import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
+import {
+  addHistoryPhotos,
+  describeHistoryPhoto,
+  listHistoryPhotosForPastor,
+  moveHistoryPhoto,
+  removeHistoryPhoto,
+} from "~/features/history/history.server";
+import { batchReport } from "~/features/galleries/constants";
+import { ConfirmButton, ConfirmPage } from "~/components/confirm";
+import { FlashMessage, FormError } from "~/components/forms";
+import { BackLink } from "~/components/layout";
+import { CsrfInput, PastorBar } from "~/components/pastor";
+import { readFlash, redirectWithFlash } from "~/http/flash.server";
+import { UPLOAD_MESSAGES, parseUpload } from "~/services/upload.server";
+import { seo } from "~/features/seo/seo";
+import { ABOUT_PATH, PANEL_PATH, PASTOR_HISTORY_PHOTOS_PATH } from "~/lib/paths";
+
+export const meta: MetaFunction = (args) => seo(args, { page: "Zdjęcia z historii zboru" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { flash, headers } = await readFlash(request);
+  return data({ email: user.email, csrf: user.csrf, flash, photos: await listHistoryPhotosForPastor() }, { headers });
+}
+
+// Photos go as in the album editor without JavaScript: a few at a time.
+const UPLOAD_LIMITS = { maxFiles: 20, maxFields: 10, maxFieldBytes: 64 * 1024 };
+
+const listForm = z.object({
+  intent: z.enum(["up", "down", "describe", "delete"]),
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+  name: z.string().default(""),
+  confirmed: z.string().optional(),
+});
+
+const deleteQuestion = (name: string) => `Usunąć zdjęcie „${name}”? Tego nie można cofnąć.`;
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const done = (message: string) => redirectWithFlash(PASTOR_HISTORY_PHOTOS_PATH, message);
+  if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
+    const upload = await parseUpload(request, UPLOAD_LIMITS);
+    if (!upload.ok) return data({ error: upload.message }, { status: upload.status });
+    try {
+      const files = upload.files.filter((f) => f.field === "photos" && f.size > 0);
+      if (!files.length) return data({ error: "Wybierz co najmniej jedno zdjęcie." }, { status: 400 });
+      const results = await addHistoryPhotos(files, { actor: user });
+      const refused = results.flatMap((r) => (r.ok ? [] : [{ name: r.name, reason: r.reason }]));
+      const report = batchReport(results.length, refused);
+      return refused.length === results.length ? data({ error: report }, { status: 400 }) : done(report);
+    } finally {
+      await upload.cleanup();
+    }
+  }
+  if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
+    return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
+  }
+  const form = await request.formData().catch(() => null);
+  const parsed = listForm.safeParse(form ? Object.fromEntries(form) : null);
+  if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
+  const { intent, id, name, confirmed } = parsed.data;
+  const gone = "Tego zdjęcia już nie ma.";
+  if (intent === "up" || intent === "down") {
+    const moved = await moveHistoryPhoto(id, intent, { actor: user });
+    return done(moved === null ? gone : `Przesunięto zdjęcie „${moved}”.`);
+  }
+  if (intent === "describe") {
+    const result = await describeHistoryPhoto(id, name, { actor: user });
+    if (result.ok) return done(`Zapisano opis zdjęcia „${result.name}”.`);
+    return data({ error: result.error, id, name }, { status: 400 });
+  }
+  const photo = (await listHistoryPhotosForPastor()).find((p) => p.id === id);
+  if (!photo) return done(gone);
+  if (confirmed !== "1") return { confirm: { id, question: deleteQuestion(photo.name) } };
+  const removed = await removeHistoryPhoto(id, { actor: user });
+  return done(removed === null ? gone : `Usunięto zdjęcie „${removed}”.`);
+}
+
+/** Every answer of the action that is not a redirect. */
+interface Reply {
+  error?: string;
+  /** A refused description: the photo and what was typed. */
+  id?: number;
+  name?: string;
+  confirm?: { id: number; question: string };
+}
+
+export default function PastorHistoryPhotos() {
+  const { email, flash, photos } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as Reply | undefined;
+  const sending = useNavigation().formEncType === "multipart/form-data";
+  return (
+    <section className="page pastor">
+      <PastorBar email={email} />
+      <h1>Zdjęcia z historii zboru</h1>
+      <FlashMessage message={flash} />
+      <p className="pastor-actions">
+        <BackLink to={PANEL_PATH} />
+        <a href={`${ABOUT_PATH}#zdjecia`} target="_blank" rel="noreferrer">
+          zobacz na stronie „O nas”
+        </a>
+      </p>
+      <FormError message={reply?.error} />
+      {reply?.confirm ? (
+        <ConfirmPage
+          action={PASTOR_HISTORY_PHOTOS_PATH}
+          question={reply.confirm.question}
+          cancelTo={PASTOR_HISTORY_PHOTOS_PATH}
+          fields={{ id: String(reply.confirm.id) }}
+        />
+      ) : null}
+      <Form method="post" action={PASTOR_HISTORY_PHOTOS_PATH} encType="multipart/form-data" className="form">
+        <CsrfInput />
+        <p className="field">
+          <label htmlFor="history-photos">Wybierz zdjęcia (do 20 naraz)</label>
+          <input id="history-photos" name="photos" type="file" accept="image/*" multiple required />
+        </p>
+        <button type="submit" className="button" disabled={sending}>
+          {sending ? "wysyłanie…" : "dodaj zdjęcia"}
+        </button>
+      </Form>
+      {photos.length === 0 ? (
+        <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>
+      ) : (
+        <ol className="order-list history-photos-edit">
+          {photos.map((p, i) => {
+            const typed = reply?.id === p.id && reply.name !== undefined ? reply.name : p.name;
+            return (
+              <li key={`${p.id}-${typed}`} aria-label={p.name}>
+                <img
+                  src={p.thumb}
+                  alt=""
+                  width={80}
+                  height={Math.round((80 * p.height) / p.width) || 80}
+                  loading="lazy"
+                />
+                <Form method="post" action={PASTOR_HISTORY_PHOTOS_PATH} className="history-photo-form">
+                  <CsrfInput />
+                  <input type="hidden" name="id" value={p.id} />
+                  <label htmlFor={`history-photo-${p.id}`}>Opis zdjęcia {i + 1}</label>
+                  <input id={`history-photo-${p.id}`} name="name" defaultValue={typed} maxLength={600} />
+                  <span className="move-buttons">
+                    <button type="submit" name="intent" value="describe" className="secondary">
+                      zapisz opis
+                    </button>
+                    {i > 0 ? (
+                      <button type="submit" name="intent" value="up" aria-label={`przesuń zdjęcie „${p.name}” wyżej`}>
+                        ↑
+                      </button>
+                    ) : null}
+                    {i < photos.length - 1 ? (
+                      <button type="submit" name="intent" value="down" aria-label={`przesuń zdjęcie „${p.name}” niżej`}>
+                        ↓
+                      </button>
+                    ) : null}
+                  </span>
+                </Form>
+                <ConfirmButton
+                  action={PASTOR_HISTORY_PHOTOS_PATH}
+                  question={deleteQuestion(p.name)}
+                  fields={{ id: String(p.id) }}
+                >
+                  usuń<span className="visually-hidden"> zdjęcie „{p.name}”</span>
+                </ConfirmButton>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}
