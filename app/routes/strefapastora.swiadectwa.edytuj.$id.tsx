@@ -34,9 +34,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const id = idOf(params.id);
   // A post after the session ended is kept, and brought back after sign-in.
-  const user = await requireUserOrKeep(request, { form: "testimony-edit", path: editTestimonyPath(id) });
+  const user = await requireUserOrKeep(request, { form: "testimony-edit", path: editTestimonyPath(idOf(params.id)) });
+  const id = idOf(params.id);
   if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
     return data({ error: UPLOAD_MESSAGES.malformed, refused: null }, { status: 413 });
   }
