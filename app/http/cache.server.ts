@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { EntryContext, HeadersFunction } from "@remix-run/node";
 import { isPastorPath } from "~/lib/paths";
+import { config } from "~/services/config.server";
 
 /**
  * Public pages and feeds: a browser revalidates on every view (so whoever
@@ -10,7 +11,24 @@ import { isPastorPath } from "~/lib/paths";
  * page cache does while the database is away); a cache that lets
  * must-revalidate win over it answers the error instead, as before.
  */
-export const PUBLIC_CACHE = "public, max-age=0, must-revalidate, s-maxage=2, stale-if-error=86400";
+export const SHARED_CACHE = "public, max-age=0, must-revalidate, s-maxage=2, stale-if-error=86400";
+/**
+ * Without PUBLIC_URL pages print the host the request named, so a shared
+ * cache must never keep one for others: a copy made for a forged Host or
+ * X-Forwarded-Host would be served to every visitor. The browser still
+ * keeps its own copy and revalidates it.
+ */
+export const BROWSER_ONLY_CACHE = "private, max-age=0, must-revalidate";
+
+/** Cache-Control of public pages and feeds, by whether pages print the request's host. */
+export function publicCacheControl(hostInPages: boolean): string {
+  return hostInPages ? BROWSER_ONLY_CACHE : SHARED_CACHE;
+}
+
+/** Cache-Control of public pages and feeds on this site. */
+export function publicCache(): string {
+  return publicCacheControl(config().publicUrl === null);
+}
 export const PRIVATE_CACHE = "private, no-store";
 
 /**
@@ -32,7 +50,7 @@ export function cacheControlFor(request: Request, status: number, headers: Heade
   if (isPastorPath(new URL(request.url).pathname)) return PRIVATE_CACHE;
   if (headers.has("Cache-Control")) return headers.get("Cache-Control")!;
   if (status >= 500 || headers.has("Set-Cookie") || request.method !== "GET") return "no-store";
-  return PUBLIC_CACHE;
+  return publicCache();
 }
 
 /**

@@ -3,7 +3,7 @@ import zlib from "node:zlib";
 import { church } from "~/content/church";
 import { parseHost } from "~/http/host.server";
 import { acceptPolicyCookie } from "~/http/cookie-notice.server";
-import { PUBLIC_CACHE, etagMatches } from "~/http/cache.server";
+import { etagMatches, publicCacheControl } from "~/http/cache.server";
 import { SESSION_COOKIE_NAMES } from "~/services/session-secret.server";
 import { FILES_PATH, NEWS_PATH, isPastorPath } from "~/lib/paths";
 import { yearIn } from "~/lib/text";
@@ -216,7 +216,7 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
       const all = res.getHeaders();
       const shareable =
         res.statusCode === 200 &&
-        all["cache-control"] === PUBLIC_CACHE &&
+        all["cache-control"] === publicCacheControl(hostInPages) &&
         all["set-cookie"] === undefined &&
         all["content-encoding"] === undefined;
       if (!shareable) {

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { PUBLIC_CACHE, isNotModified } from "~/http/cache.server";
+import { isNotModified, publicCache } from "~/http/cache.server";
 import { applySecurityHeaders } from "~/http/security-headers.server";
 
 /**
@@ -8,7 +8,7 @@ import { applySecurityHeaders } from "~/http/security-headers.server";
  */
 export function publicTextResponse(request: Request, body: string, contentType: string): Response {
   const etag = `W/"${crypto.createHash("sha1").update(body).digest("base64url").slice(0, 27)}"`;
-  const headers = new Headers({ "Cache-Control": PUBLIC_CACHE, ETag: etag, "Content-Type": contentType });
+  const headers = new Headers({ "Cache-Control": publicCache(), ETag: etag, "Content-Type": contentType });
   applySecurityHeaders(headers);
   if (isNotModified(request, etag)) return new Response(null, { status: 304, headers });
   return new Response(body, { headers });

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { PUBLIC_CACHE, isNotModified } from "~/http/cache.server";
+import { isNotModified, publicCache } from "~/http/cache.server";
 import { publicFacts, readFacts } from "~/features/church/facts.server";
 import { churchPaymentCode, churchPayload, paymentCodeVersion } from "~/features/giving/payment-qr.server";
 import { applySecurityHeaders } from "~/http/security-headers.server";
@@ -16,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Another version (a page cached across a change of bank details, or any
   // other address) gets the current code, but only briefly.
   const current = new URL(request.url).searchParams.get("v") === paymentCodeVersion(payload);
-  headers.set("Cache-Control", current ? "public, max-age=31536000, immutable" : PUBLIC_CACHE);
+  headers.set("Cache-Control", current ? "public, max-age=31536000, immutable" : publicCache());
   if (isNotModified(request, etag)) return new Response(null, { status: 304, headers });
   return new Response(svg, { headers });
 }

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PUBLIC_CACHE } from "~/http/cache.server";
+import { BROWSER_ONLY_CACHE, SHARED_CACHE, publicCacheControl } from "~/http/cache.server";
 import { acceptPolicyCookie } from "~/http/cookie-notice.server";
 import { createPageCache } from "~/http/page-cache.server";
 import { contentChanged, forgetContentVersion } from "~/services/content-version.server";
@@ -23,7 +23,10 @@ function remix(req: http.IncomingMessage, res: http.ServerResponse) {
   renders.set(url.pathname, n);
   const size = Number(url.pathname.match(/^\/duzy\/\d+\/(\d+)$/)?.[1] ?? 0);
   res.statusCode = url.pathname === "/brak" ? 404 : 200;
-  res.setHeader("Cache-Control", url.pathname.endsWith("prywatna") ? "private, no-store" : PUBLIC_CACHE);
+  res.setHeader(
+    "Cache-Control",
+    url.pathname.endsWith("prywatna") ? "private, no-store" : publicCacheControl(pagesPrintHost),
+  );
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("ETag", `W/"${url.pathname}-${n}"`);
   if (url.pathname === "/ciasteczko") res.setHeader("Set-Cookie", "flash=x; Path=/");
@@ -37,6 +40,8 @@ function remix(req: http.IncomingMessage, res: http.ServerResponse) {
 let server: http.Server;
 let cache: ReturnType<typeof createPageCache>;
 let options = { maxBytes: 1024 * 1024, hostInPages: true };
+/** Whether the stand-in prints the host, as the app does while PUBLIC_URL is unset. */
+let pagesPrintHost = true;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => void cache.handle(req, res, () => remix(req, res)));
@@ -44,6 +49,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(async () => {
+  pagesPrintHost = true;
   await resetDatabase();
   forgetContentVersion();
   renders.clear();
@@ -87,7 +93,8 @@ describe("an anonymous view of a public page", () => {
     expect(second.body).toBe(first.body);
     expect(second.headers["content-encoding"]).toBe("gzip");
     expect(second.headers.etag).toBe(first.headers.etag);
-    expect(second.headers["cache-control"]).toBe(PUBLIC_CACHE);
+    // Pages that print the host are never offered to a shared cache.
+    expect(second.headers["cache-control"]).toBe(BROWSER_ONLY_CACHE);
     expect(second.headers.vary).toBe("Accept-Encoding");
 
     const head = await get("/aktualnosci", {}, "HEAD");
@@ -213,9 +220,12 @@ describe("nothing a client sends reaches a page served to others", () => {
 
   it("with PUBLIC_URL set, pages do not print the host, so any host shares one copy", async () => {
     cache = createPageCache({ ...options, hostInPages: false });
+    pagesPrintHost = false;
     await get("/kontakt", { host: "a.example" });
-    await get("/kontakt", { host: "b.example" });
+    const b = await get("/kontakt", { host: "b.example" });
     expect(rendered("/kontakt")).toBe(1);
+    // Such a page may be kept by a CDN for a moment.
+    expect(b.headers["cache-control"]).toBe(SHARED_CACHE);
   });
 });
 
