@@ -87,3 +87,4 @@ export const ADD_TESTIMONY_PATH = `${PASTOR_TESTIMONIES_PATH}/dodaj`;
 export const editTestimonyPath = (id: number) => `${PASTOR_TESTIMONIES_PATH}/edytuj/${id}`;
 /** The history of changes, the last year. */
 export const ACTIVITY_PATH = "/strefapastora/historia-zmian";
+export const activityPagePath = (page: number) => (page === 1 ? ACTIVITY_PATH : `${ACTIVITY_PATH}?strona=${page}`);

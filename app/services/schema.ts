@@ -326,6 +326,8 @@ export const activityLog = pgTable(
     subjectTitle: text("subject_title").notNull().default(""),
     // The client address, for sign-ins.
     address: text("address"),
+    // How many refused sign-ins one line stands for (one line per address and window).
+    count: integer("count").notNull().default(1),
   },
   (t) => [index("activity_log_at_idx").on(t.at)],
 );

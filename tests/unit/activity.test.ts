@@ -12,7 +12,14 @@ import { deleteGallery } from "~/features/galleries/galleries.server";
 import { createDraft } from "~/features/galleries/drafts.server";
 import { saveGallery } from "~/features/galleries/save.server";
 import { purgeExpired, purgeItem, restoreArticle, restoreGallery } from "~/features/bin/bin.server";
-import { ACTIVITY_KEEP_MS, listActivity, pruneActivity, recordActivity } from "~/features/activity/activity.server";
+import {
+  ACTIVITY_KEEP_MS,
+  ACTIVITY_PAGE_SIZE,
+  activityPage,
+  listActivity,
+  pruneActivity,
+  recordActivity,
+} from "~/features/activity/activity.server";
 import { activityLabel, actorLabel } from "~/features/activity/actions";
 import { LoginRefusedError, authenticator } from "~/features/auth/auth.server";
 import { createUser, removeUser } from "~/features/auth/users.server";
@@ -47,7 +54,7 @@ async function photo() {
 
 /** The page's rows as the pastor reads them: who, and what. */
 async function shown() {
-  return (await listActivity()).map((e) => `${actorLabel(e.actor)}: ${activityLabel(e)}`);
+  return (await listActivity()).map((e) => `${actorLabel(e)}: ${activityLabel(e)}`);
 }
 
 describe("what is recorded", () => {
@@ -121,12 +128,63 @@ describe("what is recorded", () => {
     expect(await attempt("zle-haslo-1234")).toBe("locked");
 
     expect(await shown()).toEqual([
-      "pastor@example.org: odmowa logowania: zbyt wiele nieudanych prób (adres 192.0.2.7)",
+      "niezalogowany gość: odmowa logowania: zbyt wiele nieudanych prób (adres 192.0.2.7, 2 razy, wpisano „Pastor@Example.org”)",
       "pastor@example.org: zalogowano się (adres 192.0.2.7)",
     ]);
     const [refusal, signIn] = await listActivity();
-    expect(refusal.actor).toBe("pastor@example.org");
+    // What a visitor typed is never recorded as who acted.
+    expect(refusal.actor).toBe("");
     expect(signIn.actor).toBe("pastor@example.org");
+  });
+
+  it("records refusals from one address as one counted line, whatever e-mails are typed", async () => {
+    const attempt = (email: string, clientAddress = "198.51.100.9") => {
+      const body = new URLSearchParams({ email, password: "zle-haslo-1234" });
+      const request = new Request("http://localhost/strefapastora/logowanie", { method: "POST", body });
+      return requestContext
+        .run({ clientAddress }, () => authenticator.authenticate("form", request))
+        .catch((e: unknown) => (e instanceof LoginRefusedError ? e.reason : e));
+    };
+    const long = `${"x".repeat(500)}@example.org`;
+    for (let i = 0; i < 30; i++) await attempt(i === 29 ? long : `atak${i}@example.org`);
+    const refused = (await listActivity()).filter((e) => e.action === "sign_in_refused");
+    expect(refused).toHaveLength(1);
+    const [line] = refused;
+    expect(line.count).toBeGreaterThan(1);
+    expect(line.count).toBeLessThan(30);
+    // The last typed text, cut short, as data.
+    expect(line.subjectTitle).toBe("x".repeat(80));
+    expect(actorLabel(line)).toBe("niezalogowany gość");
+    expect(activityLabel(line)).toContain(`${line.count} razy`);
+
+    // Another address has a line of its own.
+    await attempt("inny@example.org", "203.0.113.4");
+    expect((await listActivity()).filter((e) => e.action === "sign_in_refused")).toHaveLength(1);
+    for (let i = 0; i < LOGIN_LIMITS.perAddress + 2; i++) await attempt(`inny${i}@example.org`, "203.0.113.4");
+    expect((await listActivity()).filter((e) => e.action === "sign_in_refused")).toHaveLength(2);
+  });
+});
+
+describe("the page", () => {
+  it("shows 50 entries a page, newest first, with links to older and newer pages", async () => {
+    const d = await db();
+    const start = Date.now() - 200 * 60_000;
+    for (let i = 0; i < 120; i++) {
+      await recordActivity(d, {
+        actor: pastor,
+        action: "edited",
+        subject: { kind: "article", id: String(i), title: `Wpis ${i}` },
+        at: new Date(start + i * 60_000),
+      });
+    }
+    const first = await activityPage(1);
+    expect(first.entries).toHaveLength(ACTIVITY_PAGE_SIZE);
+    expect(first.entries[0].subjectTitle).toBe("Wpis 119");
+    expect(first.hasOlder).toBe(true);
+    const third = await activityPage(3);
+    expect(third.entries.map((e) => e.subjectTitle)).toEqual(Array.from({ length: 20 }, (_, i) => `Wpis ${19 - i}`));
+    expect(third.hasOlder).toBe(false);
+    expect((await activityPage(4)).entries).toEqual([]);
   });
 });
 

@@ -16,6 +16,8 @@ export interface ActivityEntry {
   subjectKind: ActivitySubject | null;
   subjectTitle: string;
   address: string | null;
+  /** How many refused sign-ins the line stands for (1 for every other entry). */
+  count: number;
 }
 
 // Impersonal verbs ('dodano', not 'dodał'): the actor stands in a column of its own.
@@ -40,13 +42,32 @@ const NOUNS: Record<ActivitySubject, string> = {
   history_photo: "zdjęcie z historii zboru",
 };
 
-/** 'dodano artykuł „Dzień dziecka”', 'zalogowano się (adres 192.0.2.1)'. */
-export function activityLabel(entry: Pick<ActivityEntry, "action" | "subjectKind" | "subjectTitle" | "address">) {
+/**
+ * 'dodano artykuł „Dzień dziecka”', 'zalogowano się (adres 192.0.2.1)',
+ * 'odmowa logowania: … (adres 192.0.2.7, 3 razy, wpisano „jan@example.org”)'.
+ */
+export function activityLabel(
+  entry: Pick<ActivityEntry, "action" | "subjectKind" | "subjectTitle" | "address"> & { count?: number },
+) {
   const parts = [VERBS[entry.action] ?? entry.action];
   if (entry.subjectKind) parts.push(`${NOUNS[entry.subjectKind]} „${entry.subjectTitle}”`);
-  if (entry.address) parts.push(`(adres ${entry.address})`);
+  if (entry.action === "sign_in_refused") {
+    const count = entry.count ?? 1;
+    const details = [
+      entry.address ? `adres ${entry.address}` : null,
+      count === 1 ? "1 raz" : `${count} razy`,
+      entry.subjectTitle ? `wpisano „${entry.subjectTitle}”` : null,
+    ];
+    parts.push(`(${details.filter(Boolean).join(", ")})`);
+  } else if (entry.address) parts.push(`(adres ${entry.address})`);
   return parts.join(" ");
 }
 
-/** Who, as the page shows it: the e-mail, or the site for what it did by itself. */
-export const actorLabel = (actor: string) => actor || "strona (automatycznie)";
+/**
+ * Who, as the page shows it: the e-mail, the site for what it did by itself,
+ * and for a refused sign-in someone not signed in (what they typed is data).
+ */
+export function actorLabel(entry: Pick<ActivityEntry, "actor" | "action">) {
+  if (entry.action === "sign_in_refused") return "niezalogowany gość";
+  return entry.actor || "strona (automatycznie)";
+}

@@ -1,6 +1,6 @@
 // The history of changes: one call records an entry, from any feature, in the
 // transaction of the change it describes or on its own.
-import { and, desc, eq, gt, lt } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { clock } from "~/services/clock.server";
 import { type Db, withDb } from "~/services/db.server";
 import { activityLog } from "~/services/schema";
@@ -55,39 +55,70 @@ export function recordActivityNow(entry: Parameters<typeof recordActivity>[1]): 
   return withDb((db) => recordActivity(db, entry));
 }
 
-/** Whether an entry of this action, actor and address was made since `since` (refusals are recorded once per lock-out). */
-export async function hasRecentActivity({
-  action,
-  actor,
+/** The longest typed e-mail a refusal line keeps: enough to recognise it, too little to fill the page. */
+export const TYPED_TEXT_MAX = 80;
+
+/**
+ * Records a refused sign-in: one line per client address and window, whose
+ * count goes up with every further refusal. Whatever e-mail was typed is kept
+ * only as quoted data (the last one, cut short), never as the actor, so a
+ * flood of made-up e-mails adds no lines and puts no one's name in the history.
+ */
+export async function recordRefusedSignIn({
+  typed,
   address,
   since,
+  at = clock.now(),
 }: {
-  action: ActivityAction;
-  actor: string;
+  typed: string;
   address: string | null;
   since: Date;
-}): Promise<boolean> {
-  const rows = await withDb((db) =>
-    db
-      .select({ id: activityLog.id })
-      .from(activityLog)
+  at?: Date;
+}): Promise<void> {
+  const shown = Array.from(typed.trim()).slice(0, TYPED_TEXT_MAX).join("");
+  await withDb(async (db) => {
+    const updated = await db
+      .update(activityLog)
+      .set({ count: sql`${activityLog.count} + 1`, subjectTitle: shown })
       .where(
         and(
-          eq(activityLog.action, action),
-          eq(activityLog.actor, actor),
-          address === null ? undefined : eq(activityLog.address, address),
+          eq(activityLog.action, "sign_in_refused"),
+          address === null ? isNull(activityLog.address) : eq(activityLog.address, address),
           gt(activityLog.at, since),
         ),
       )
-      .limit(1),
-  );
-  return rows.length > 0;
+      .returning({ id: activityLog.id });
+    if (updated.length > 0) return;
+    await db.insert(activityLog).values({
+      at,
+      actor: "",
+      action: "sign_in_refused",
+      subjectTitle: shown,
+      address,
+    });
+  });
 }
 
-/** The last year's entries, newest first (one page; a small site makes a few a day). */
-export async function listActivity({ now = clock.now() }: { now?: Date } = {}): Promise<ActivityEntry[]> {
-  const rows = await withDb((db) =>
-    db
+/** Entries on one page of the history. */
+export const ACTIVITY_PAGE_SIZE = 50;
+
+/** One page of the last year's entries, newest first, and whether older ones follow. */
+export async function activityPage(
+  page: number,
+  { now = clock.now() }: { now?: Date } = {},
+): Promise<{ entries: ActivityEntry[]; hasOlder: boolean }> {
+  const rows = await listActivity({ now, limit: ACTIVITY_PAGE_SIZE + 1, offset: (page - 1) * ACTIVITY_PAGE_SIZE });
+  return { entries: rows.slice(0, ACTIVITY_PAGE_SIZE), hasOlder: rows.length > ACTIVITY_PAGE_SIZE };
+}
+
+/** The last year's entries, newest first (all of them unless a limit is given). */
+export async function listActivity({
+  now = clock.now(),
+  limit,
+  offset = 0,
+}: { now?: Date; limit?: number; offset?: number } = {}): Promise<ActivityEntry[]> {
+  const rows = await withDb((db) => {
+    const query = db
       .select({
         id: activityLog.id,
         at: activityLog.at,
@@ -96,11 +127,14 @@ export async function listActivity({ now = clock.now() }: { now?: Date } = {}): 
         subjectKind: activityLog.subjectKind,
         subjectTitle: activityLog.subjectTitle,
         address: activityLog.address,
+        count: activityLog.count,
       })
       .from(activityLog)
       .where(gt(activityLog.at, new Date(now.getTime() - ACTIVITY_KEEP_MS)))
-      .orderBy(desc(activityLog.at), desc(activityLog.id)),
-  );
+      .orderBy(desc(activityLog.at), desc(activityLog.id))
+      .offset(offset);
+    return limit === undefined ? query : query.limit(limit);
+  });
   return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
 }
 

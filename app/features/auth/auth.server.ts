@@ -4,8 +4,8 @@ import { FormStrategy } from "remix-auth-form";
 import { clock } from "~/services/clock.server";
 import { forbidden, isSameOrigin, readSubmittedToken, tokensEqual } from "~/features/auth/csrf.server";
 import { hasDeviceToken } from "~/features/auth/device-token.server";
-import { LOGIN_LIMITS, beginLoginAttempt, throttleEmail } from "~/features/auth/sign-in-limits.server";
-import { hasRecentActivity, recordActivityNow } from "~/features/activity/activity.server";
+import { LOGIN_LIMITS, beginLoginAttempt } from "~/features/auth/sign-in-limits.server";
+import { recordActivityNow, recordRefusedSignIn } from "~/features/activity/activity.server";
 import { clientAddress } from "~/http/request-context.server";
 import { type User, findUserById, verifyLogin } from "~/features/auth/users.server";
 import { twoFactorEnabled, verifySecondFactor } from "~/features/auth/two-factor.server";
@@ -42,15 +42,13 @@ export type PasswordAccepted = User & { secondFactor: boolean };
 export const authenticator = new Authenticator<PasswordAccepted>();
 
 /**
- * A sign-in refused by a limit goes into the history of changes once per
- * e-mail and address within the limits' window: one entry per lock-out, not
- * one per guess, so a flood of guesses cannot flood the history.
+ * A sign-in refused by a limit goes into the history of changes as one line
+ * per address within the limits' window, counted: a flood of guesses, each
+ * with a new e-mail, cannot flood the history.
  */
-async function recordRefusal(typed: string, address: string | null, now: Date) {
-  const actor = throttleEmail(typed);
+function recordRefusal(typed: string, address: string | null, now: Date) {
   const since = new Date(now.getTime() - LOGIN_LIMITS.windowMs);
-  if (await hasRecentActivity({ action: "sign_in_refused", actor, address, since })) return;
-  await recordActivityNow({ actor: { email: actor }, action: "sign_in_refused", address, at: now });
+  return recordRefusedSignIn({ typed, address, since, at: now });
 }
 
 authenticator.use(
