@@ -14,12 +14,17 @@ import { applySecurityHeaders, createNonce } from "~/http/security-headers.serve
 import { contentKey } from "~/services/content-version.server";
 import { logger } from "~/services/logger.server";
 import { unavailableResponse } from "~/http/unavailable.server";
-import { isPastorPath } from "~/lib/paths";
+import { markDatabaseUnavailable, setFieldLabels } from "~/http/pastor-door.server";
+import { FACT_LABELS } from "~/features/church/facts";
+import { PASTOR_FACTS_PATH, isPastorPath } from "~/lib/paths";
 
 // What server/index.mjs calls: start-up before serving, shutdown after the
 // last request, and the handler in front of remix-serve's Express app.
 export { boot, shutdown } from "~/boot/boot.server";
 export { frontDoor } from "~/http/front-door.server";
+
+// The 'not saved' page names the facts' fields as their form does.
+setFieldLabels(PASTOR_FACTS_PATH, FACT_LABELS);
 
 // Requests that met an unreachable database (see handleError): answered 503.
 const unavailable = new WeakSet<Request>();
@@ -95,6 +100,8 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   // An outage, not a bug: withDb has logged it; the answer becomes a 503.
   if (error instanceof DatabaseUnavailableError) {
     unavailable.add(request);
+    // Under /strefapastora the front door answers it (the typed form kept).
+    markDatabaseUnavailable();
     return;
   }
   // The stack stays in the server log; visitors see the Polish error page.

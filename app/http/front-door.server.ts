@@ -6,6 +6,7 @@ import { canonicalRedirect } from "~/http/canonical.server";
 import { FALLBACK_PAGES } from "~/http/fallback-pages.server";
 import { firstEntry, parseHost } from "~/http/host.server";
 import { pageCache } from "~/http/page-cache.server";
+import { pastorDoor } from "~/http/pastor-door.server";
 import { baseSecurityHeaders } from "~/http/security-headers.server";
 import { requestContext } from "~/http/request-context.server";
 import { config } from "~/services/config.server";
@@ -28,7 +29,8 @@ import { logger } from "~/services/logger.server";
  * - the client's address, handed to the app through requestContext;
  * - a 301 from any other spelling of an address to its canonical one, so
  *   the page cache keeps each page once;
- * - the page cache: anonymous views of public pages served from memory.
+ * - the page cache: anonymous views of public pages served from memory;
+ * - the pastor area's answers while the database is away (pastor-door.server.ts).
  * - the rest of a request body the app did not read (a refused upload) is
  *   read and thrown away, so the browser shows the answer.
  */
@@ -203,7 +205,7 @@ export function frontDoor(req: IncomingMessage, res: ServerResponse, next: Next)
   }
   requestContext.run({ clientAddress: clientAddressOf(req) }, () => {
     pageCache()
-      .handle(req, res, next)
+      .handle(req, res, () => pastorDoor(req, res, next))
       .catch((error: unknown) => {
         logger.error({ err: error }, "page cache failed");
         if (!res.headersSent) res.writeHead(500).end();

@@ -9,6 +9,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export interface RequestContext {
   /** The socket's peer, or with TRUST_PROXY the address our proxy put last in X-Forwarded-For. */
   clientAddress: string;
+  /** Set by the server's entry when the request met an unreachable database (read by the pastor area's door). */
+  databaseUnavailable?: boolean;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type SQL, sql } from "drizzle-orm";
@@ -56,10 +57,34 @@ async function isFresh(db: Db) {
   return Boolean(row?.fresh);
 }
 
+/**
+ * Opens postgres.js's socket ourselves, for one reason: a connection that
+ * the other end closes cleanly before the server said a word (a proxy or a
+ * balancer whose database is gone accepts and hangs up) is retried by
+ * postgres.js at once, forever, while the query waits: a request that met
+ * the outage would hang until the database returned (and a write would then
+ * run long after its answer). Such a close becomes an error here, which
+ * fails the waiting query with ECONNRESET instead. The socket is handed over
+ * still connecting (postgres.js queues its first message), so every failure
+ * reaches postgres.js as the socket's own error and close, which put the
+ * connection back in its pool; its connect_timeout still applies.
+ */
+function openSocket(options: { host: string[]; port: number[]; path?: string | false }): net.Socket {
+  const socket = options.path ? net.connect(options.path) : net.connect(options.port[0], options.host[0]);
+  socket.once("end", () => {
+    if (socket.bytesRead === 0) {
+      socket.destroy(Object.assign(new Error("closed before the server answered"), { code: "ECONNRESET" }));
+    }
+  });
+  return socket;
+}
+
 async function connectPostgres(url: string): Promise<Connection> {
   const client = postgres(url, {
     max: 10,
     connect_timeout: 5,
+    // Supported by postgres.js, missing from its types.
+    ...({ socket: openSocket } as object),
     // Idle connections are closed so a stopped server does not wait on them.
     idle_timeout: 20,
     // The default backoff grows to 20 s between reconnects after an outage;

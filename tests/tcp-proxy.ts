@@ -1,0 +1,53 @@
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A TCP proxy in front of PostgreSQL whose line can be cut: `cut()` ends
+ * every open connection and refuses new ones (as a database that went away),
+ * `restore()` lets them through again.
+ */
+export async function startTcpProxy(target: { host: string; port: number }) {
+  const open = new Set<net.Socket>();
+  let cut = false;
+  const server = net.createServer((client) => {
+    if (cut) return client.destroy();
+    const upstream = net.connect(target.port, target.host);
+    open.add(client).add(upstream);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on("error", end).on("close", end);
+    upstream.on("error", end).on("close", end);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    cut() {
+      cut = true;
+      for (const socket of open) socket.destroy();
+      open.clear();
+    },
+    restore() {
+      cut = false;
+    },
+    close() {
+      cut = true;
+      for (const socket of open) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The same database URL, through the proxy's port. */
+export function throughProxy(url: string, port: number): string {
+  const u = new URL(url);
+  u.hostname = "127.0.0.1";
+  u.port = String(port);
+  return u.toString();
+}

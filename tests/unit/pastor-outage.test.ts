@@ -1,0 +1,225 @@
+// The pastor area while the database is away (issue 27, item 3): a post is
+// answered in Polish with everything typed kept in a form that sends it
+// again (photos named, not kept), other pages say the area is unavailable,
+// and nothing half-written is there when the database returns. The database
+// is real; it becomes unreachable through a TCP proxy that is cut.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTcpProxy, throughProxy } from "../tcp-proxy";
+import { allowConsoleError } from "../helpers";
+
+// Before anything opens the database: every connection goes through the proxy.
+const realUrl = process.env.DATABASE_URL!;
+const postgres = realUrl.startsWith("postgres");
+const proxy = postgres ? await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(realUrl).port || 5432) }) : null;
+if (proxy) process.env.DATABASE_URL = throughProxy(realUrl, proxy.port);
+
+const { handleError } = await import("~/entry.server");
+const { pastorDoor } = await import("~/http/pastor-door.server");
+const { requestContext } = await import("~/http/request-context.server");
+const { unavailableResponse } = await import("~/http/unavailable.server");
+const { withDb } = await import("~/services/db.server");
+const { articles, churchFacts } = await import("~/services/schema");
+const factsRoute = await import("~/routes/strefapastora.dane-zboru");
+const addArticleRoute = await import("~/routes/strefapastora.artykuly.dodaj");
+const panelRoute = await import("~/routes/strefapastora._index");
+const { addPastor, signIn } = await import("../auth-helpers");
+const { resetDatabase, settle } = await import("../helpers");
+
+type Route = { loader?: (a: never) => unknown; action?: (a: never) => unknown };
+const ROUTES: Record<string, Route> = {
+  "/strefapastora": panelRoute,
+  "/strefapastora/dane-zboru": factsRoute,
+  "/strefapastora/artykuly/dodaj": addArticleRoute,
+};
+
+/**
+ * The front door's part as the server runs it (request context, then the
+ * pastor door), and Remix's part reduced to what matters here: the route's
+ * loader or action, and the server entry's handleError for a thrown error.
+ */
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    requestContext.run({ clientAddress: "127.0.0.1" }, () =>
+      pastorDoor(req, res, async () => {
+        const url = new URL(req.url ?? "/", base);
+        const request = new Request(url, {
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body: req.method === "POST" ? createReadableStreamFromReadable(req) : undefined,
+          duplex: "half",
+        } as RequestInit);
+        const route = ROUTES[url.pathname];
+        const fn = req.method === "POST" ? route.action : route.loader;
+        let answer: Response;
+        try {
+          answer = await settle(() => fn!({ request, params: {}, context: {} } as never));
+        } catch (error) {
+          handleError(error, { request });
+          answer = unavailableResponse();
+        }
+        res.writeHead(answer.status, Object.fromEntries(answer.headers));
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await proxy?.close();
+});
+
+/** Fields of a page's forms: inputs (with a value) and textareas, in order. */
+function formFields(html: string): [string, string][] {
+  const fields: [string, string][] = [];
+  const tag = /<(input|textarea)\b([^>]*)>/g;
+  for (let m = tag.exec(html); m; m = tag.exec(html)) {
+    const name = /\bname="([^"]*)"/.exec(m[2])?.[1];
+    if (!name) continue;
+    const value =
+      m[1] === "input"
+        ? (/\bvalue="([^"]*)"/.exec(m[2])?.[1] ?? "")
+        : html.slice(tag.lastIndex, html.indexOf("</textarea>", tag.lastIndex));
+    fields.push([unescape(name), unescape(value)]);
+  }
+  return fields;
+}
+const unescape = (s: string) =>
+  s
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'")
+    .replaceAll("&amp;", "&");
+
+const LONG_TEXT = "Zbór zaprasza na nabożeństwa w każdą niedzielę.\n\nDruga linia: „cytat” & <znaki>.";
+
+describe.skipIf(!postgres)("the pastor area while the database is away", () => {
+  let cookie: string;
+  let csrf: string;
+  let facts: { values: Record<string, unknown>; version: string };
+
+  beforeAll(async () => {
+    await resetDatabase();
+    await addPastor();
+    cookie = await signIn();
+    const page = await fetch(`${base}/strefapastora/dane-zboru`, { headers: { Cookie: cookie } });
+    const loaded = (await page.json()) as { csrf: string; state: typeof facts };
+    csrf = loaded.csrf;
+    facts = loaded.state;
+  });
+
+  it("answers a post with 'Nie zapisano zmian' and every field typed, and other pages in Polish", async () => {
+    allowConsoleError();
+    proxy!.cut();
+    try {
+      // 'Dane zboru': a url-encoded form.
+      const form = new URLSearchParams({ csrf, version: String(facts.version) });
+      for (const [k, v] of Object.entries(facts.values)) if (typeof v === "string") form.set(k, v);
+      form.set("name", "Zbór po awarii");
+      form.set("about", LONG_TEXT);
+      const res = await fetch(`${base}/strefapastora/dane-zboru`, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+        body: form,
+        redirect: "manual",
+      });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("Retry-After")).toBe("5");
+      expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+      const html = await res.text();
+      expect(html).toContain("<h1>Nie zapisano zmian</h1>");
+      expect(html).toContain("spróbuj ponownie");
+      expect(html).toContain('action="/strefapastora/dane-zboru"');
+      const kept = new Map(formFields(html));
+      expect(kept.get("name")).toBe("Zbór po awarii");
+      expect(kept.get("about")).toBe(LONG_TEXT);
+      expect(kept.get("csrf")).toBe(csrf);
+      expect(kept.get("version")).toBe(String(facts.version));
+      expect(html).toContain(">Nazwa zboru<");
+
+      // A new article: multipart, with a photo that is named but not kept.
+      const article = new FormData();
+      article.set("csrf", csrf);
+      article.set("header", "Tytuł z awarii");
+      article.set("text", LONG_TEXT);
+      article.set("date", "2026-11-29");
+      article.set("image", new Blob([Buffer.alloc(300_000, 7)], { type: "image/jpeg" }), "IMG_2041.jpg");
+      const added = await fetch(`${base}/strefapastora/artykuly/dodaj`, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: base },
+        body: article,
+        redirect: "manual",
+      });
+      expect(added.status).toBe(503);
+      const addedHtml = await added.text();
+      expect(addedHtml).toContain("Nie zapisano zmian");
+      expect(addedHtml).toContain('enctype="multipart/form-data"');
+      expect(addedHtml).toContain("Tych zdjęć nie zachowano, dodaj je ponownie:");
+      expect(addedHtml).toContain("<li>IMG_2041.jpg</li>");
+      const keptArticle = new Map(formFields(addedHtml));
+      expect(keptArticle.get("header")).toBe("Tytuł z awarii");
+      // A multipart body carries line ends as CRLF, as a browser sends them.
+      expect(keptArticle.get("text")?.replaceAll("\r\n", "\n")).toBe(LONG_TEXT);
+      expect(keptArticle.has("image")).toBe(false);
+
+      // The upload script's post gets JSON; its form is still on the page.
+      const scripted = await fetch(`${base}/strefapastora/artykuly/dodaj`, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: base, Accept: "application/json" },
+        body: article,
+      });
+      expect(scripted.status).toBe(503);
+      expect(await scripted.json()).toEqual({ error: expect.stringContaining("Nie zapisano zmian") });
+
+      // Any other page of the area.
+      const panel = await fetch(`${base}/strefapastora`, { headers: { Cookie: cookie } });
+      expect(panel.status).toBe(503);
+      expect(panel.headers.get("Retry-After")).toBe("5");
+      const panelHtml = await panel.text();
+      expect(panelHtml).toContain("<h1>Strefa pastora chwilowo niedostępna</h1>");
+      expect(panelHtml).not.toContain("Serwis chwilowo niedostępny");
+    } finally {
+      proxy!.restore();
+    }
+  });
+
+  it("leaves nothing half-written, and the kept form saves once the database is back", async () => {
+    const [stored] = await withDb((db) => db.select({ version: churchFacts.version }).from(churchFacts));
+    expect(String(stored?.version ?? facts.version)).toBe(String(facts.version));
+    expect(await withDb((db) => db.select().from(articles))).toEqual([]);
+
+    // The page of the outage, sent again as it is.
+    proxy!.cut();
+    const form = new URLSearchParams({ csrf, version: String(facts.version) });
+    for (const [k, v] of Object.entries(facts.values)) if (typeof v === "string") form.set(k, v);
+    form.set("name", "Zbór po awarii");
+    allowConsoleError();
+    const html = await (
+      await fetch(`${base}/strefapastora/dane-zboru`, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+        body: form,
+      })
+    ).text();
+    proxy!.restore();
+    const again = await fetch(`${base}/strefapastora/dane-zboru`, {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(formFields(html)),
+      redirect: "manual",
+    });
+    expect(again.status).toBe(302);
+    const page = await fetch(`${base}/strefapastora/dane-zboru`, { headers: { Cookie: cookie } });
+    expect(((await page.json()) as { state: typeof facts }).state.values.name).toBe("Zbór po awarii");
+  });
+});
