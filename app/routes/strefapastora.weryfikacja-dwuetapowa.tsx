@@ -79,7 +79,7 @@ export async function action({ request }: ActionFunctionArgs) {
       await cancelTwoFactorSetup(user.id);
       return redirectWithFlash(TWO_FACTOR_PATH, "Nie włączono weryfikacji dwuetapowej.");
     case "confirm": {
-      const codes = await confirmTwoFactorSetup({ userId: user.id, code: form.code });
+      const codes = await confirmTwoFactorSetup({ userId: user.id, code: form.code, keepSessionId: user.sessionId });
       if (!codes) return data<Result>({ intent: "confirm", error: WRONG_CODE }, { status: 400 });
       // Shown in this answer only: the codes are not stored, so no later page can show them.
       return data<Result>({ intent: "confirm", recoveryCodes: codes });

@@ -3,6 +3,7 @@
 // recovery code, replays refused, wrong codes counted by the sign-in limits,
 // turning it off. Codes are computed with the same library an app would
 // mirror; the system time is moved (Date only) to reach the next code.
+import { createHash } from "node:crypto";
 import { generateTOTP } from "@epic-web/totp";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { request, resetDatabase, settle } from "../helpers";
@@ -22,7 +23,7 @@ const {
 const { action: loginAction, loader: loginLoader } = await import("~/routes/strefapastora.logowanie");
 const { readSession } = await import("~/features/auth/session.server");
 const { db } = await import("~/services/db.server");
-const { sessions } = await import("~/services/schema");
+const { recoveryCodes, sessions } = await import("~/services/schema");
 
 const START = Date.parse("2025-05-01T08:00:10Z");
 let userId: number;
@@ -225,6 +226,39 @@ describe("managing", () => {
     expect(await disableTwoFactor({ ...args, codeOrPassword: await codeOf(again.secret) })).toBe(true);
     expect((await twoFactorState(userId)).recoveryCodesLeft).toBe(0);
     expect(secret).not.toBe(again.secret);
+  });
+
+  it("turning it on ends the account's other sessions and keeps the one that did it", async () => {
+    const session = (id: string) => ({
+      id,
+      userId,
+      createdAt: new Date(),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const d = await db();
+    await d.insert(sessions).values([session("a".repeat(64)), session("b".repeat(64))]);
+    expect(await startTwoFactorSetup(userId)).toBe(true);
+    const secret = (await twoFactorState(userId)).setup!.secret;
+    // A wrong code changes nothing.
+    expect(await confirmTwoFactorSetup({ userId, code: "000000", keepSessionId: "a".repeat(64) })).toBeNull();
+    expect(await d.select({ id: sessions.id }).from(sessions)).toHaveLength(2);
+    expect(
+      await confirmTwoFactorSetup({ userId, code: await codeOf(secret), keepSessionId: "a".repeat(64) }),
+    ).toHaveLength(10);
+    expect(await d.select({ id: sessions.id }).from(sessions)).toEqual([{ id: "a".repeat(64) }]);
+  });
+
+  it("stores recovery codes under a keyed hash, and still takes one stored before it", async () => {
+    const { recovery } = await enable();
+    const d = await db();
+    const stored = (await d.select({ hash: recoveryCodes.codeHash }).from(recoveryCodes)).map((r) => r.hash);
+    const bare = (code: string) => createHash("sha256").update(code.replace("-", "")).digest("hex");
+    expect(stored).toHaveLength(10);
+    for (const code of recovery) expect(stored).not.toContain(bare(code));
+    // A code from before the keyed hash (bare SHA-256) works once.
+    await d.insert(recoveryCodes).values({ userId, codeHash: bare("abcde-fghjk") });
+    expect(await verifySecondFactor({ userId, code: "abcde-fghjk" })).toBe("recovery");
+    expect(await verifySecondFactor({ userId, code: "abcde-fghjk" })).toBeNull();
   });
 
   it("the operator's reset turns it off and ends the account's sessions", async () => {

@@ -1,9 +1,6 @@
-import crypto from "node:crypto";
 import { type Cookie, createCookie } from "@remix-run/node";
-import { eq } from "drizzle-orm";
 import { config } from "~/services/config.server";
-import { withDb } from "~/services/db.server";
-import { appKeys } from "~/services/schema";
+import { appKey } from "~/services/app-keys.server";
 import { sessionSecrets } from "~/features/auth/session.server";
 import { throttleEmail } from "~/features/auth/sign-in-limits.server";
 import { PANEL_PATH } from "~/lib/paths";
@@ -24,16 +21,7 @@ const DEVICE_TOKEN_MAX_AGE_S = 365 * 24 * 60 * 60;
 const DEVICE_KEY = "device-token";
 
 /** The device token's key: read, or made by the first instance that needs it. */
-async function deviceKey(): Promise<string> {
-  return withDb(async (db) => {
-    await db
-      .insert(appKeys)
-      .values({ name: DEVICE_KEY, value: crypto.randomBytes(32).toString("base64url"), createdAt: new Date() })
-      .onConflictDoNothing();
-    const [row] = await db.select({ value: appKeys.value }).from(appKeys).where(eq(appKeys.name, DEVICE_KEY));
-    return row!.value;
-  });
-}
+const deviceKey = () => appKey(DEVICE_KEY);
 
 let cookie: Promise<Cookie> | undefined;
 function deviceCookie(): Promise<Cookie> {

@@ -1,11 +1,12 @@
 import crypto from "node:crypto";
 import { getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
 import base32Encode from "base32-encode";
-import { and, count, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import { sampleFacts } from "~/content/church";
 import { clock } from "~/services/clock.server";
 import { recoveryCodes, sessions, users } from "~/services/schema";
+import { appKey } from "~/services/app-keys.server";
 import { withDb } from "~/services/db.server";
 import { verifyLogin } from "~/features/auth/users.server";
 import { RECOVERY_CODE_COUNT } from "~/lib/two-factor";
@@ -37,7 +38,26 @@ const isTotpShaped = (code: string) => /^\d{6}$/.test(totpInput(code));
 
 /** Recovery codes as compared: lower case, without the dash and spaces shown for reading. */
 const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "");
-const hashRecoveryCode = (code: string) =>
+
+/**
+ * A recovery code is stored under an HMAC with a key of the site's, so the
+ * table alone (a leaked dump of it) does not let anyone test guesses.
+ */
+const RECOVERY_KEY = "recovery-codes";
+let recoveryKey: Promise<string> | undefined;
+async function hashRecoveryCode(code: string): Promise<string> {
+  recoveryKey ??= appKey(RECOVERY_KEY).catch((error: unknown) => {
+    // Not kept: the next request asks the database again.
+    recoveryKey = undefined;
+    throw error;
+  });
+  return crypto
+    .createHmac("sha256", await recoveryKey)
+    .update(normalizeRecoveryCode(code))
+    .digest("hex");
+}
+/** How codes made before the keyed hash were stored; they keep working until used or replaced. */
+const legacyRecoveryHash = (code: string) =>
   crypto.createHash("sha256").update(normalizeRecoveryCode(code)).digest("hex");
 
 function newRecoveryCode(): string {
@@ -92,16 +112,13 @@ async function useTotpCode(userId: number, code: string): Promise<boolean> {
 async function useRecoveryCode(userId: number, code: string): Promise<boolean> {
   const normalized = normalizeRecoveryCode(code);
   if (normalized.length !== RECOVERY_LENGTH) return false;
+  const hashes = [await hashRecoveryCode(normalized), legacyRecoveryHash(normalized)];
   const used = await withDb((db) =>
     db
       .update(recoveryCodes)
       .set({ usedAt: clock.now() })
       .where(
-        and(
-          eq(recoveryCodes.userId, userId),
-          eq(recoveryCodes.codeHash, hashRecoveryCode(normalized)),
-          isNull(recoveryCodes.usedAt),
-        ),
+        and(eq(recoveryCodes.userId, userId), inArray(recoveryCodes.codeHash, hashes), isNull(recoveryCodes.usedAt)),
       )
       .returning({ id: recoveryCodes.id }),
   );
@@ -111,10 +128,11 @@ async function useRecoveryCode(userId: number, code: string): Promise<boolean> {
 /** Replaces the account's recovery codes with ten new ones; returns them (shown once, never stored). */
 async function replaceRecoveryCodes(userId: number): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const hashes = await Promise.all(codes.map(hashRecoveryCode));
   await withDb((db) =>
     db.transaction(async (tx) => {
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-      await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId, codeHash: hashRecoveryCode(c) })));
+      await tx.insert(recoveryCodes).values(hashes.map((codeHash) => ({ userId, codeHash })));
     }),
   );
   return codes;
@@ -187,9 +205,12 @@ export async function cancelTwoFactorSetup(userId: number): Promise<void> {
 export async function confirmTwoFactorSetup({
   userId,
   code,
+  keepSessionId,
 }: {
   userId: number;
   code: string;
+  /** The session that turned it on stays; every other session of the account ends. */
+  keepSessionId?: string;
 }): Promise<string[] | null> {
   const [row] = await withDb((db) =>
     db
@@ -201,17 +222,29 @@ export async function confirmTwoFactorSetup({
   if (!row?.pending || row.enabledAt) return null;
   const step = await matchingStep(row.pending, code);
   if (step === null) return null;
+  // A session opened with the password alone (perhaps by whoever made the
+  // pastor turn the second factor on) must not outlive it.
   const switched = await withDb((db) =>
-    db
-      .update(users)
-      .set({
-        totpSecret: row.pending,
-        totpEnabledAt: clock.now(),
-        totpLastStep: step,
-        pendingTotpSecret: null,
-      })
-      .where(and(eq(users.id, userId), eq(users.pendingTotpSecret, row.pending!), isNull(users.totpEnabledAt)))
-      .returning({ id: users.id }),
+    db.transaction(async (tx) => {
+      const done = await tx
+        .update(users)
+        .set({
+          totpSecret: row.pending,
+          totpEnabledAt: clock.now(),
+          totpLastStep: step,
+          pendingTotpSecret: null,
+        })
+        .where(and(eq(users.id, userId), eq(users.pendingTotpSecret, row.pending!), isNull(users.totpEnabledAt)))
+        .returning({ id: users.id });
+      if (done.length) {
+        await tx
+          .delete(sessions)
+          .where(
+            and(eq(sessions.userId, userId), keepSessionId === undefined ? undefined : ne(sessions.id, keepSessionId)),
+          );
+      }
+      return done;
+    }),
   );
   if (!switched.length) return null;
   return replaceRecoveryCodes(userId);
