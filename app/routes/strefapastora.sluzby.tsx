@@ -5,7 +5,13 @@ import { z } from "zod";
 import { requireUser } from "~/features/auth/auth.server";
 import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
 import { listMinistries } from "~/features/church/about.server";
-import { addMinistry, moveMinistry, removeMinistry, updateMinistry } from "~/features/church/ministries.server";
+import {
+  addMinistry,
+  moveMinistry,
+  removeMinistry,
+  reorderMinistries,
+  updateMinistry,
+} from "~/features/church/ministries.server";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
 import { Field, FlashMessage, FormError, TextAreaField } from "~/components/forms";
 import { BackLink } from "~/components/layout";
@@ -14,6 +20,8 @@ import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { PANEL_PATH, PASTOR_MINISTRIES_PATH } from "~/lib/paths";
+import { parseOrder } from "~/lib/order";
+import { SortableList } from "~/components/sortable-list";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Służby" });
 
@@ -24,12 +32,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const ministryForm = z.object({
-  intent: z.enum(["add", "save", "up", "down", "delete"]),
+  intent: z.enum(["add", "save", "up", "down", "reorder", "delete"]),
   id: z.coerce.number().int().positive().optional(),
   name: z.string().default(""),
   description: z.string().default(""),
   people: z.string().default(""),
   confirmed: z.string().optional(),
+  // A drag's new order (ids joined by commas); `id` is the ministry dragged.
+  order: z.string().optional(),
 });
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -40,7 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData().catch(() => null);
   const parsed = ministryForm.safeParse(form ? Object.fromEntries(form) : null);
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
-  const { intent, id, confirmed, ...input } = parsed.data;
+  const { intent, id, confirmed, order, ...input } = parsed.data;
   const done = (message: string) => redirectWithFlash(PASTOR_MINISTRIES_PATH, message);
   if (intent === "add") {
     const result = await addMinistry(input, { actor: user });
@@ -55,6 +65,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === "up" || intent === "down") {
     const result = await moveMinistry(id, intent, { actor: user });
+    return result.ok ? done(`Przesunięto służbę „${result.name}”.`) : done(result.error);
+  }
+  if (intent === "reorder") {
+    const ids = parseOrder(order);
+    if (!ids) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
+    const result = await reorderMinistries(ids, id, { actor: user });
     return result.ok ? done(`Przesunięto służbę „${result.name}”.`) : done(result.error);
   }
   const ministry = (await listMinistries()).find((m) => m.id === id);
@@ -130,13 +146,18 @@ export default function PastorMinistries() {
           fields={{ id: String(reply.confirm.id) }}
         />
       ) : null}
-      <ol className="order-list ministries-edit">
-        {ministries.map((m, i) => {
+      <SortableList
+        items={ministries.map((m) => ({ ...m, label: m.name }))}
+        action={PASTOR_MINISTRIES_PATH}
+        className="order-list ministries-edit"
+      >
+        {(m, i, count) => {
           const typed = refusedFor === m.id ? (reply?.values ?? null) : null;
           const values = typed ?? { name: m.name, description: m.description, people: m.people.join("\n") };
           return (
-            <li key={`${m.id}-${JSON.stringify(values)}`} aria-label={m.name}>
-              <Form method="post" action={PASTOR_MINISTRIES_PATH} className="form">
+            <>
+              {/* A new key when the shown values change, so the uncontrolled inputs take them. */}
+              <Form key={JSON.stringify(values)} method="post" action={PASTOR_MINISTRIES_PATH} className="form">
                 <CsrfInput />
                 <input type="hidden" name="id" value={m.id} />
                 <MinistryFields prefix={`ministry-${m.id}`} values={values} field={typed ? reply?.field : null} />
@@ -148,7 +169,7 @@ export default function PastorMinistries() {
                     ↑
                   </button>
                 ) : null}
-                {i < ministries.length - 1 ? (
+                {i < count - 1 ? (
                   <button type="submit" name="intent" value="down" aria-label={`przesuń „${m.name}” niżej`}>
                     ↓
                   </button>
@@ -161,10 +182,10 @@ export default function PastorMinistries() {
               >
                 usuń
               </ConfirmButton>
-            </li>
+            </>
           );
-        })}
-      </ol>
+        }}
+      </SortableList>
       <h2>Dodaj służbę</h2>
       <Form
         method="post"

@@ -9,9 +9,12 @@ import {
   getPastorTestimony,
   listPastorTestimonies,
   moveTestimony,
+  reorderTestimonies,
   setTestimonyHidden,
 } from "~/features/church/testimonies.server";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
+import { SortableList } from "~/components/sortable-list";
+import { STALE_ORDER_MESSAGE, parseOrder } from "~/lib/order";
 import { FlashMessage, FormError } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
@@ -30,13 +33,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const listForm = z.object({
-  intent: z.enum(["up", "down", "hide", "show", "delete"]),
+  intent: z.enum(["up", "down", "reorder", "hide", "show", "delete"]),
   id: z.coerce
     .number()
     .int()
     .positive()
     .max(2 ** 31 - 1),
   confirmed: z.string().optional(),
+  // A drag's new order (ids joined by commas); `id` is the testimony dragged.
+  order: z.string().optional(),
 });
 
 const deleteQuestion = (title: string) => `Przenieść świadectwo „${title}” do kosza?`;
@@ -49,12 +54,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData().catch(() => null);
   const parsed = listForm.safeParse(form ? Object.fromEntries(form) : null);
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
-  const { intent, id, confirmed } = parsed.data;
+  const { intent, id, confirmed, order } = parsed.data;
   const done = (message: string) => redirectWithFlash(PASTOR_TESTIMONIES_PATH, message);
   const gone = "Tego świadectwa już nie ma.";
   if (intent === "up" || intent === "down") {
     const result = await moveTestimony(id, intent, { actor: user });
     return done(result.ok ? `Przesunięto świadectwo „${result.title}”.` : gone);
+  }
+  if (intent === "reorder") {
+    const ids = parseOrder(order);
+    if (!ids) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
+    const result = await reorderTestimonies(ids, id, { actor: user });
+    if (result.ok) return done(`Przesunięto świadectwo „${result.title}”.`);
+    return done("stale" in result ? STALE_ORDER_MESSAGE : gone);
   }
   if (intent === "hide" || intent === "show") {
     const result = await setTestimonyHidden(id, intent === "hide", { actor: user });
@@ -105,11 +117,15 @@ export default function PastorTestimonies() {
       {testimonies.length === 0 ? (
         <p className="empty">Nie ma żadnych świadectw.</p>
       ) : (
-        <ol className="order-list testimonies-edit">
-          {testimonies.map((t, i) => {
+        <SortableList
+          items={testimonies.map((t) => ({ ...t, label: t.title }))}
+          action={PASTOR_TESTIMONIES_PATH}
+          className="order-list testimonies-edit"
+        >
+          {(t, i, count) => {
             const which = <span className="visually-hidden">: {t.title}</span>;
             return (
-              <li key={t.id} aria-label={t.title}>
+              <>
                 <h2>
                   {t.title}
                   {t.hidden ? <span className="draft-mark"> (ukryte)</span> : null}
@@ -133,7 +149,7 @@ export default function PastorTestimonies() {
                         ↑
                       </button>
                     ) : null}
-                    {i < testimonies.length - 1 ? (
+                    {i < count - 1 ? (
                       <button type="submit" name="intent" value="down" aria-label={`przesuń „${t.title}” niżej`}>
                         ↓
                       </button>
@@ -147,10 +163,10 @@ export default function PastorTestimonies() {
                     usuń{which}
                   </ConfirmButton>
                 </div>
-              </li>
+              </>
             );
-          })}
-        </ol>
+          }}
+        </SortableList>
       )}
     </section>
   );

@@ -176,6 +176,22 @@ test.describe("pastor pages", () => {
     }
   });
 
+  test("ministries, testimonies and history photos have no serious accessibility problem", async ({ page }) => {
+    // axe takes several seconds a page on a busy machine.
+    test.setTimeout(120_000);
+    for (const path of [
+      "/strefapastora/sluzby",
+      "/strefapastora/swiadectwa",
+      "/strefapastora/swiadectwa/dodaj",
+      "/strefapastora/swiadectwa/edytuj/1",
+      "/strefapastora/zdjecia-historii",
+    ]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await checkPage(page, path);
+    }
+  });
+
   test("setting up the second factor (QR code, key, code field) has no serious accessibility problem", async ({
     page,
   }) => {

@@ -78,3 +78,17 @@ it("adds one at the end and removes it only once confirmed", async () => {
   expect((await post({ intent: "delete", id: String(added.id), confirmed: "1" })).status).toBe(302);
   expect((await shown()).map((m) => m.name)).not.toContain("Chór");
 });
+
+it("takes a dragged order that names every ministry once, and refuses a stale one", async () => {
+  const ids = (await shown()).map((m) => m.id);
+  const dragged = [ids[2], ids[0], ids[1], ...ids.slice(3)];
+  const res = await post({ intent: "reorder", id: String(ids[2]), order: dragged.join(",") });
+  expect(res.status).toBe(302);
+  expect((await shown()).map((m) => m.id)).toEqual(dragged);
+  // A list that lacks one (removed or added in another tab meanwhile) changes nothing.
+  expect((await post({ intent: "reorder", id: String(ids[0]), order: ids.slice(1).join(",") })).status).toBe(302);
+  expect((await shown()).map((m) => m.id)).toEqual(dragged);
+  expect((await post({ intent: "reorder", id: String(ids[0]), order: "1,x" })).status).toBe(400);
+  expect((await post({ intent: "reorder", id: String(ids[0]), order: ids.join(",") })).status).toBe(302);
+  expect((await shown()).map((m) => m.id)).toEqual(ids);
+});

@@ -11,6 +11,7 @@ import {
   binTestimony,
   listPastorTestimonies,
   moveTestimony,
+  reorderTestimonies,
   setTestimonyHidden,
   updateTestimony,
 } from "~/features/church/testimonies.server";
@@ -100,6 +101,18 @@ describe("the testimonies module", () => {
     await moveTestimony(ids[0], "up", { actor });
     expect((await onAbout()).map((t) => t.id)).toEqual(ids);
     expect(await moveTestimony(123456, "up", { actor })).toEqual({ ok: false, status: 404 });
+  });
+
+  it("takes a dragged order naming every testimony once; a stale one (another tab added or binned one) changes nothing", async () => {
+    const ids = (await listPastorTestimonies()).map((t) => t.id);
+    const dragged = [...ids.slice(1), ids[0]];
+    expect(await reorderTestimonies(dragged, ids[0], { actor })).toMatchObject({ ok: true });
+    expect((await onAbout()).map((t) => t.id)).toEqual(dragged);
+    expect(await reorderTestimonies(ids.slice(1), ids[1], { actor })).toEqual({ ok: false, status: 409, stale: true });
+    expect(await reorderTestimonies([...ids, ids[0]], ids[0], { actor })).toMatchObject({ ok: false, status: 409 });
+    expect((await onAbout()).map((t) => t.id)).toEqual(dragged);
+    await reorderTestimonies(ids, ids[0], { actor });
+    expect((await onAbout()).map((t) => t.id)).toEqual(ids);
   });
 
   it("saves an edit from the current version and refuses one from an older version (another tab)", async () => {

@@ -6,6 +6,7 @@ import { type Actor, recordActivity } from "~/features/activity/activity.server"
 import { contentChanged } from "~/services/content-version.server";
 import { type Db, withDb } from "~/services/db.server";
 import { ministries } from "~/services/schema";
+import { STALE_ORDER_MESSAGE, sameMembers } from "~/lib/order";
 
 export const MINISTRY_NAME_MAX = 200;
 export const MINISTRY_TEXT_MAX = 5_000;
@@ -18,7 +19,7 @@ export interface MinistryInput {
 }
 
 export type MinistryResult =
-  { ok: true; name: string } | { ok: false; status: 400 | 404; error: string; field?: "name" | "people" };
+  { ok: true; name: string } | { ok: false; status: 400 | 404 | 409; error: string; field?: "name" | "people" };
 
 const peopleOf = (text: string) =>
   text
@@ -128,6 +129,47 @@ export async function moveMinistry(
       }
       await recordActivity(tx, { actor, action: "edited", subject: { kind: "ministry", id, title: list[j].name } });
       return { ok: true as const, name: list[j].name };
+    });
+    return afterCommit(db, result);
+  });
+}
+
+/**
+ * A new order after a drag: `order` must name every ministry once (a list
+ * changed in another tab meanwhile is refused, not reordered from a stale
+ * picture). `moved` is the one dragged, for the history.
+ */
+export async function reorderMinistries(
+  order: number[],
+  moved: number,
+  { actor }: { actor: Actor },
+): Promise<MinistryResult> {
+  return withDb(async (db) => {
+    const result = await db.transaction(async (tx): Promise<MinistryResult> => {
+      await tx.execute(sql`lock table ${ministries} in share row exclusive mode`);
+      const list = await tx
+        .select({ id: ministries.id, name: ministries.name })
+        .from(ministries)
+        .orderBy(asc(ministries.position), asc(ministries.id));
+      const movedRow = list.find((m) => m.id === moved);
+      if (
+        !movedRow ||
+        !sameMembers(
+          order,
+          list.map((m) => m.id),
+        )
+      )
+        return { ok: false, status: 409, error: STALE_ORDER_MESSAGE };
+      if (order.every((id, i) => list[i].id === id)) return { ok: true, name: movedRow.name };
+      for (const [position, id] of order.entries()) {
+        await tx.update(ministries).set({ position }).where(eq(ministries.id, id));
+      }
+      await recordActivity(tx, {
+        actor,
+        action: "edited",
+        subject: { kind: "ministry", id: moved, title: movedRow.name },
+      });
+      return { ok: true, name: movedRow.name };
     });
     return afterCommit(db, result);
   });

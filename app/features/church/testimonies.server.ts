@@ -4,6 +4,7 @@
 // content version, so every instance's pages follow at once.
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { type Actor, recordActivity } from "~/features/activity/activity.server";
+import { sameMembers } from "~/lib/order";
 import { clock } from "~/services/clock.server";
 import { contentChanged } from "~/services/content-version.server";
 import { type Db, withDb } from "~/services/db.server";
@@ -244,6 +245,51 @@ async function renumber(tx: Pick<Db, "update">, list: { id: number }[]) {
   for (const [position, t] of list.entries()) {
     await tx.update(testimonies).set({ position }).where(eq(testimonies.id, t.id));
   }
+}
+
+/**
+ * A new order after a drag: `order` must name every testimony outside the
+ * bin once (a list changed in another tab meanwhile is refused, not
+ * reordered from a stale picture). `moved` is the one dragged, for the history.
+ */
+export async function reorderTestimonies(
+  order: number[],
+  moved: number,
+  { actor }: { actor: Actor },
+): Promise<TestimonyResult | { ok: false; status: 409; stale: true }> {
+  return withDb(async (db) => {
+    const result = await db.transaction(async (tx) => {
+      await lockOrder(tx);
+      const list = await tx
+        .select({ id: testimonies.id, title: testimonies.title })
+        .from(testimonies)
+        .where(notBinned)
+        .orderBy(asc(testimonies.position), asc(testimonies.id));
+      const movedRow = list.find((t) => t.id === moved);
+      if (
+        !movedRow ||
+        !sameMembers(
+          order,
+          list.map((t) => t.id),
+        )
+      ) {
+        return { ok: false as const, status: 409 as const, stale: true as const };
+      }
+      const done = { ok: true as const, id: moved, title: movedRow.title };
+      if (order.every((id, i) => list[i].id === id)) return done;
+      await renumber(
+        tx,
+        order.map((id) => ({ id })),
+      );
+      await recordActivity(tx, {
+        actor,
+        action: "edited",
+        subject: { kind: "testimony", id: moved, title: movedRow.title },
+      });
+      return done;
+    });
+    return afterCommit(db, result);
+  });
 }
 
 /** 'usuń': to the bin, from where it can be restored for 30 days. */

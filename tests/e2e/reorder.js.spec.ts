@@ -1,0 +1,84 @@
+// Dragging with JavaScript on top of the ↑/↓ buttons: a ministry moved with
+// the keyboard (space, arrow, space on its handle) and a testimony dragged
+// with the mouse; a second browser sees the new order on /sluzby and /onas at
+// once, and the page says what moved.
+import type { Locator, Page } from "@playwright/test";
+import { expect, flash, signIn, test } from "./fixtures";
+
+async function titles(visitor: Page, path: string, selector: string) {
+  await visitor.goto(path);
+  return visitor.locator(selector).allTextContents();
+}
+
+/** Moves a row by keyboard on its handle: space lifts it, an arrow moves it one place, space drops it. */
+async function keyboardMove(page: Page, handle: Locator, key: "ArrowUp" | "ArrowDown", place: number) {
+  const live = page.locator('[id^="DndLiveRegion"]');
+  await handle.focus();
+  await page.keyboard.press("Space");
+  await expect(page.locator(".order-list li.dragging")).toHaveCount(1);
+  await page.keyboard.press(key);
+  await expect(live).toContainText(`nad miejscem ${place}.`);
+  await page.keyboard.press("Space");
+  await expect(page.locator(".order-list li.dragging")).toHaveCount(0);
+  // Saved (and the page's data read again) once the list is no longer busy.
+  await expect(page.locator(".order-list")).not.toHaveAttribute("aria-busy", "true");
+}
+
+/** A mouse drag from one handle to another row, in small steps as a hand does. */
+async function drag(page: Page, handle: Locator, target: Locator) {
+  const from = (await handle.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + 10, { steps: 3 });
+  await page.mouse.move(to.x + from.width / 2, to.y + to.height / 2, { steps: 12 });
+  await page.mouse.up();
+  await expect(page.locator(".order-list")).not.toHaveAttribute("aria-busy", "true");
+}
+
+test("a ministry moved by keyboard on its handle is shown first on /sluzby at once, and moved back", async ({
+  page,
+  browser,
+}) => {
+  const visitor = await browser.newPage();
+  const names = ".ministries > li h2";
+  const [first, second] = await titles(visitor, "/sluzby", names);
+
+  await signIn(page);
+  await page.goto("/strefapastora/sluzby");
+  const rows = page.locator(".ministries-edit > li");
+  await keyboardMove(page, page.getByRole("button", { name: `przeciągnij „${second}”` }), "ArrowUp", 1);
+  await expect(flash(page)).toHaveText(`Przesunięto służbę „${second}”.`);
+  await expect(rows.nth(0)).toHaveAttribute("aria-label", second!);
+  expect((await titles(visitor, "/sluzby", names)).slice(0, 2)).toEqual([second, first]);
+
+  // Back as it was, for the other specs: the same with the first one, downwards.
+  await keyboardMove(page, page.getByRole("button", { name: `przeciągnij „${second}”` }), "ArrowDown", 2);
+  // The same message as before: the row's place tells that this move is done.
+  await expect(rows.nth(1)).toHaveAttribute("aria-label", second!);
+  await expect(flash(page)).toHaveText(`Przesunięto służbę „${second}”.`);
+  expect((await titles(visitor, "/sluzby", names)).slice(0, 2)).toEqual([first, second]);
+  await visitor.close();
+});
+
+test("a testimony dragged with the mouse takes its new place on /onas at once", async ({ page, browser }) => {
+  const visitor = await browser.newPage();
+  const cards = "section[aria-labelledby=swiadectwa] .cards > li h3";
+  const before = await titles(visitor, "/onas", cards);
+
+  await signIn(page);
+  await page.goto("/strefapastora/swiadectwa");
+  const rows = page.locator(".testimonies-edit > li");
+  await drag(page, page.getByRole("button", { name: `przeciągnij „${before[0]}”` }), rows.nth(2));
+  await expect(flash(page)).toHaveText(`Przesunięto świadectwo „${before[0]}”.`);
+  await expect(rows.nth(2)).toHaveAttribute("aria-label", before[0]);
+  expect(await titles(visitor, "/onas", cards)).toEqual([before[1], before[2], before[0], ...before.slice(3)]);
+
+  // Back with the ↑ buttons, which stay beside the handles.
+  for (const place of [1, 0]) {
+    await page.getByRole("button", { name: `przesuń „${before[0]}” wyżej` }).click();
+    await expect(rows.nth(place)).toHaveAttribute("aria-label", before[0]);
+  }
+  expect(await titles(visitor, "/onas", cards)).toEqual(before);
+  await visitor.close();
+});
