@@ -213,15 +213,12 @@ export function pastorDoor(req: IncomingMessage, res: ServerResponse, next: Next
   // then): the route's answer goes out as it is, or is dropped for ours.
   // Node writes a head implicitly from write() and end(), so all three wait.
   const own = { writeHead: res.writeHead, write: res.write, end: res.end };
-  let diverted = false;
+  // The wrappers stay and pass through: Express's compression wraps these
+  // same methods after us, so putting the originals back would unhook it.
+  let state: "undecided" | "pass" | "divert" = "undecided";
   const decide = () => {
-    if (diverted) return true;
-    if (!store.databaseUnavailable) {
-      Object.assign(res, own);
-      return false;
-    }
-    diverted = true;
-    return true;
+    if (state === "undecided") state = store.databaseUnavailable ? "divert" : "pass";
+    return state === "divert";
   };
   res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
     return decide() ? this : own.writeHead.apply(this, args);
@@ -238,6 +235,11 @@ export function pastorDoor(req: IncomingMessage, res: ServerResponse, next: Next
     return this;
   } as ServerResponse["end"];
 
+  function send(text: string) {
+    own.writeHead.call(res, 503);
+    (own.end as (chunk: string) => ServerResponse).call(res, text);
+  }
+
   let answered = false;
   async function answerOutage() {
     if (answered) return;
@@ -249,13 +251,12 @@ export function pastorDoor(req: IncomingMessage, res: ServerResponse, next: Next
       await readRest(req);
       await body.finish();
     }
-    Object.assign(res, own);
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Retry-After", "5");
     const accept = String(req.headers.accept ?? "");
     if (accept.includes("application/json") && !accept.includes("text/html")) {
       res.setHeader("Content-Type", "application/json; charset=utf-8");
-      res.writeHead(503).end(JSON.stringify({ error: PASTOR_OUTAGE.json }));
+      send(JSON.stringify({ error: PASTOR_OUTAGE.json }));
       return;
     }
     res.setHeader("Content-Type", "text/html; charset=utf-8");
@@ -266,7 +267,8 @@ export function pastorDoor(req: IncomingMessage, res: ServerResponse, next: Next
       { method: req.method, path, kept: body?.recorded.fields.length ?? 0 },
       "pastor area: database unavailable",
     );
-    res.writeHead(503).end(html);
+    // Past anything that wrapped the response after us (compression).
+    send(html);
   }
 
   next();
