@@ -100,9 +100,11 @@ export function ErrorBoundary() {
   const [title, text] =
     status === 404
       ? ["Nie znaleziono strony", "Strona, której szukasz, nie istnieje lub została przeniesiona."]
-      : status >= 400 && status < 500
-        ? ["Nieprawidłowe żądanie", "Nie możemy obsłużyć tego żądania."]
-        : ["Wystąpił błąd", "Przepraszamy, coś poszło nie tak. Spróbuj ponownie później."];
+      : status === 413
+        ? ["Formularz jest zbyt duży", "Formularz jest zbyt duży. Wróć, skróć tekst i spróbuj ponownie."]
+        : status >= 400 && status < 500
+          ? ["Nieprawidłowe żądanie", "Nie możemy obsłużyć tego żądania."]
+          : ["Wystąpił błąd", "Przepraszamy, coś poszło nie tak. Spróbuj ponownie później."];
   return (
     <section className="page error-page">
       <h1>{title}</h1>

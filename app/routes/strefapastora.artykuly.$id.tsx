@@ -11,15 +11,13 @@ import { ARTICLE_MESSAGES, deleteQuestion } from "~/features/articles/messages";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { PASTOR_ARTICLES_PATH, articlePreviewPath, pastorArticlePath } from "~/lib/paths";
 import { PublicationBadge } from "~/features/publishing/publish-controls";
+import { readSmallForm } from "~/http/small-form.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const article = await getArticle(params.id ?? "", { withUnpublished: true });
   return data({ csrf: user.csrf, article }, { status: article ? 200 : 404 });
 }
-
-// A delete form carries three short fields; anything much bigger is not one.
-const MAX_FORM_BYTES = 64 * 1024;
 
 /**
  * Deleting (the 'usuń' button of the list posts here). With JavaScript the
@@ -29,11 +27,8 @@ const MAX_FORM_BYTES = 64 * 1024;
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const id = params.id ?? "";
-  if (Number(request.headers.get("Content-Length")) > MAX_FORM_BYTES) {
-    return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
-  }
-  const form = await request.formData().catch(() => null);
-  if (!form || form.get("intent") !== "delete") return data({ error: UPLOAD_MESSAGES.malformed }, { status: 400 });
+  const form = await readSmallForm(request);
+  if (form.get("intent") !== "delete") return data({ error: UPLOAD_MESSAGES.malformed }, { status: 400 });
 
   if (form.get("confirmed") !== "1") {
     const header = await getArticleHeader(id);

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
-import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
 import { factsForm, readFactsFresh } from "~/features/church/facts.server";
@@ -13,9 +12,9 @@ import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { ConflictNote } from "~/components/conflict-note";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
-import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { PANEL_PATH, PASTOR_FACTS_PATH } from "~/lib/paths";
+import { LONG_FORM_MAX_BYTES, readSmallForm } from "~/http/small-form.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Dane zboru" });
 
@@ -46,10 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   // A post after the session ended is kept, and brought back after sign-in.
   const user = await requireUserOrKeep(request, { form: "church-facts", path: PASTOR_FACTS_PATH });
-  if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
-    return data({ error: UPLOAD_MESSAGES.malformed, refused: null }, { status: 413 });
-  }
-  const form = new URLSearchParams(await request.text());
+  const form = await readSmallForm(request, LONG_FORM_MAX_BYTES);
   const outcome = await submitFactsForm(form, user);
   if (outcome.ok) return redirectWithFlash(PASTOR_FACTS_PATH, outcome.message);
   const error =

@@ -25,10 +25,10 @@ import { Field, FlashMessage, FormError } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
-import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { BIN_PATH, PANEL_PATH } from "~/lib/paths";
 import { displayDateTime } from "~/lib/text";
+import { readSmallForm } from "~/http/small-form.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Kosz" });
 
@@ -39,9 +39,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const items = await listBin();
   return data({ email: user.email, csrf: user.csrf, flash, items }, { headers });
 }
-
-// A bin form carries a few short fields and at most an album title.
-const MAX_FORM_BYTES = 64 * 1024;
 
 const binForm = z.object({
   intent: z.enum(["restore", "purge"]),
@@ -58,11 +55,7 @@ const binForm = z.object({
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  if (Number(request.headers.get("Content-Length")) > MAX_FORM_BYTES) {
-    return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
-  }
-  const form = await request.formData().catch(() => null);
-  const parsed = binForm.safeParse(form ? Object.fromEntries(form) : null);
+  const parsed = binForm.safeParse(Object.fromEntries(await readSmallForm(request)));
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   const { intent, kind, id, title, confirmed } = parsed.data;
   const gone = () => redirectWithFlash(BIN_PATH, "Tego nie ma już w koszu.");

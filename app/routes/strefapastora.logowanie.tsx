@@ -11,7 +11,7 @@ import {
 import { LOGIN_PATH } from "~/lib/paths";
 import { forbidden, isSameOrigin, isValidLoginCsrf, loginCsrfToken } from "~/features/auth/csrf.server";
 import { CSRF_FIELD } from "~/lib/csrf";
-import { readBodyCapped } from "~/services/streams.server";
+import { readSmallForm } from "~/http/small-form.server";
 import { signInHeaders } from "~/http/cache.server";
 import { clientAddress } from "~/http/request-context.server";
 import { createSession, destroySession } from "~/features/auth/session.server";
@@ -63,12 +63,13 @@ async function signedIn(request: Request, user: User, redirectTo: string) {
 
 export async function action({ request }: ActionFunctionArgs) {
   if (!isSameOrigin(request)) throw forbidden();
-  // A sign-in form is a few short fields: a larger body is refused unread.
-  const body = await readBodyCapped(request, LOGIN_FORM_MAX_BYTES);
-  if (!body) return data<ActionResult>({ error: "Formularz jest zbyt duży.", email: "" }, { status: 413 });
-  // The bytes read, as a request again: the authenticator reads the form too.
-  request = new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(body) });
-  const form = await request.clone().formData();
+  // A sign-in form is a few short fields: a larger body is refused unread (413).
+  const form = await readSmallForm(request, LOGIN_FORM_MAX_BYTES);
+  // The fields read, as a request again: the authenticator reads the form too.
+  const headers = new Headers(request.headers);
+  headers.delete("Content-Length");
+  headers.set("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8");
+  request = new Request(request.url, { method: request.method, headers, body: form.toString() });
   const intent = form.get("intent");
   const email = String(form.get("email") ?? "").slice(0, 254);
   if (!(await isValidLoginCsrf(request, form.get(CSRF_FIELD)))) {

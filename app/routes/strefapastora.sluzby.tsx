@@ -3,7 +3,6 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/features/auth/auth.server";
-import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
 import { listMinistries } from "~/features/church/about.server";
 import {
   addMinistry,
@@ -17,11 +16,11 @@ import { Field, FlashMessage, FormError, TextAreaField } from "~/components/form
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
-import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { PANEL_PATH, PASTOR_MINISTRIES_PATH } from "~/lib/paths";
 import { parseOrder } from "~/lib/order";
 import { SortableList } from "~/components/sortable-list";
+import { readSmallForm } from "~/http/small-form.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Służby" });
 
@@ -44,11 +43,7 @@ const ministryForm = z.object({
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
-    return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
-  }
-  const form = await request.formData().catch(() => null);
-  const parsed = ministryForm.safeParse(form ? Object.fromEntries(form) : null);
+  const parsed = ministryForm.safeParse(Object.fromEntries(await readSmallForm(request)));
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   const { intent, id, confirmed, order, ...input } = parsed.data;
   const done = (message: string) => redirectWithFlash(PASTOR_MINISTRIES_PATH, message);

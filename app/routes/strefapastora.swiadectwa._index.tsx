@@ -22,6 +22,7 @@ import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { ADD_TESTIMONY_PATH, PANEL_PATH, PASTOR_TESTIMONIES_PATH, editTestimonyPath, testimonyPath } from "~/lib/paths";
+import { readSmallForm } from "~/http/small-form.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Świadectwa" });
 
@@ -51,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
     return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
   }
-  const form = await request.formData().catch(() => null);
+  const form = await readSmallForm(request);
   const parsed = listForm.safeParse(form ? Object.fromEntries(form) : null);
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   const { intent, id, confirmed, order } = parsed.data;

@@ -12,6 +12,7 @@ import { redirectWithFlash } from "~/http/flash.server";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { ADD_TESTIMONY_PATH, PASTOR_TESTIMONIES_PATH } from "~/lib/paths";
+import { LONG_FORM_MAX_BYTES, readSmallForm } from "~/http/small-form.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Nowe świadectwo" });
 
@@ -32,7 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
     return data({ error: UPLOAD_MESSAGES.malformed, refused: null }, { status: 413 });
   }
-  const form = new URLSearchParams(await request.text());
+  const form = await readSmallForm(request, LONG_FORM_MAX_BYTES);
   const outcome = await submitTestimonyForm(form, { kind: "add" }, user);
   if (outcome.ok) return redirectWithFlash(PASTOR_TESTIMONIES_PATH, outcome.message);
   return data({ error: outcome.error, refused: outcome.refused }, { status: outcome.status });

@@ -13,6 +13,7 @@ import { redirectWithFlash } from "~/http/flash.server";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { PASTOR_TESTIMONIES_PATH, editTestimonyPath } from "~/lib/paths";
+import { LONG_FORM_MAX_BYTES, readSmallForm } from "~/http/small-form.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Edycja świadectwa" });
 
@@ -40,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
     return data({ error: UPLOAD_MESSAGES.malformed, refused: null }, { status: 413 });
   }
-  const form = new URLSearchParams(await request.text());
+  const form = await readSmallForm(request, LONG_FORM_MAX_BYTES);
   const outcome = await submitTestimonyForm(form, { kind: "edit", id }, user);
   if (outcome.ok) return redirectWithFlash(PASTOR_TESTIMONIES_PATH, outcome.message);
   return data({ error: outcome.error, refused: outcome.refused }, { status: outcome.status });

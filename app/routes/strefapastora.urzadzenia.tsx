@@ -11,6 +11,7 @@ import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { DEVICES_PATH, PANEL_PATH } from "~/lib/paths";
 import { displayDateTime } from "~/lib/text";
+import { readSmallForm } from "~/http/small-form.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -26,7 +27,7 @@ const intent = z.discriminatedUnion("intent", [
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = intent.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = intent.safeParse(Object.fromEntries(await readSmallForm(request)));
   if (!parsed.success) return redirectWithFlash(DEVICES_PATH, "Nieznane polecenie formularza.");
   if (parsed.data.intent === "others") {
     const count = await signOutOtherDevices(user.id, user.sessionId);

@@ -20,6 +20,7 @@ import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { PANEL_PATH, TWO_FACTOR_PATH } from "~/lib/paths";
 import { displayDateTime } from "~/lib/text";
 import { RECOVERY_CODE_COUNT, groupSecret } from "~/lib/two-factor";
+import { readSmallForm } from "~/http/small-form.server";
 
 export const headers = signInHeaders;
 
@@ -66,7 +67,7 @@ function refused(error: unknown, which: "regenerate" | "disable", wrong: string)
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = intent.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = intent.safeParse(Object.fromEntries(await readSmallForm(request)));
   if (!parsed.success) return redirectWithFlash(TWO_FACTOR_PATH, "Nieznane polecenie formularza.");
   const form = parsed.data;
   switch (form.intent) {

@@ -3,7 +3,6 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/features/auth/auth.server";
-import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
 import {
   addHistoryPhotos,
   describeHistoryPhoto,
@@ -17,9 +16,10 @@ import { FlashMessage, FormError } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
-import { UPLOAD_MESSAGES, parseUpload } from "~/services/upload.server";
+import { parseUpload } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { ABOUT_PATH, PANEL_PATH, PASTOR_HISTORY_PHOTOS_PATH } from "~/lib/paths";
+import { readSmallForm } from "~/http/small-form.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Zdjęcia z historii zboru" });
 
@@ -62,11 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
       await upload.cleanup();
     }
   }
-  if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
-    return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
-  }
-  const form = await request.formData().catch(() => null);
-  const parsed = listForm.safeParse(form ? Object.fromEntries(form) : null);
+  const parsed = listForm.safeParse(Object.fromEntries(await readSmallForm(request)));
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   const { intent, id, name, confirmed } = parsed.data;
   const gone = "Tego zdjęcia już nie ma.";

@@ -1,4 +1,5 @@
 import { readBodyCapped } from "~/services/streams.server";
+import { formTooLarge } from "~/http/small-form.server";
 import crypto from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { config } from "~/services/config.server";
@@ -112,8 +113,10 @@ export async function readSubmittedToken(request: Request): Promise<string | nul
   if (/^application\/x-www-form-urlencoded/i.test(type)) {
     // Read before the route's own limits apply: capped here, so an anonymous
     // or forged post cannot make the server hold a huge body.
+    // Larger than any form of the area: 413, whatever the token.
     const body = await readBodyCapped(request.clone(), URLENCODED_FORM_MAX_BYTES);
-    const value = body && new URLSearchParams(body.toString("utf8")).get(CSRF_FIELD);
+    if (body === null) throw formTooLarge();
+    const value = new URLSearchParams(body.toString("utf8")).get(CSRF_FIELD);
     return typeof value === "string" ? value : null;
   }
   const boundary = /^multipart\/form-data;.*\bboundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
