@@ -24,6 +24,10 @@ export const FILES_PATH = "/pliki";
 
 export const testimonyPath = (id: number) => `${ABOUT_PATH}/swiadectwa/${id}`;
 export const articlePath = (id: string) => `${NEWS_PATH}/${encodeURIComponent(id)}`;
+/** One event's page; a recurring event's occurrence is named by its day (`/kalendarz/12/2026-12-06`). */
+export const calendarEventPath = (id: number, day: string | null = null) =>
+  day ? `${CALENDAR_PATH}/${id}/${day}` : `${CALENDAR_PATH}/${id}`;
+export const CALENDAR_FEED_PATH = "/kalendarz.ics";
 /** One page of the news list; the first is the list's own address. */
 export const newsPagePath = (page: number) => (page === 1 ? NEWS_PATH : `${NEWS_PATH}?strona=${page}`);
 /**

@@ -381,3 +381,71 @@ export const testimonies = pgTable("testimonies", {
   // Who moved it to the bin (the e-mail, kept if the account is removed).
   deletedBy: text("deleted_by"),
 });
+
+/**
+ * The congregation's calendar: one row per event, a one-off or a recurring
+ * one. Times are Warsaw wall time (`YYYY-MM-DD`, `HH:MM`), not instants: a
+ * meeting at 10:00 stays at 10:00 across the clock changes, and each
+ * occurrence's instant is worked out when it is expanded
+ * (app/features/events/recurrence.ts).
+ */
+export const events = pgTable(
+  "events",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    place: text("place").notNull().default(""),
+    // The first occurrence's day, and its start; a null time is an all-day event.
+    startDate: text("start_date").notNull(),
+    startTime: text("start_time"),
+    // The end on the same day (timed), or the last day (all-day); null: no end given.
+    endTime: text("end_time"),
+    endDate: text("end_date"),
+    imageKey: text("image_key"),
+    imageWidth: integer("image_width"),
+    imageHeight: integer("image_height"),
+    // Recurrence: "none", "weekly" (on `weekdays`, every `interval` weeks) or
+    // "monthly" (the `monthWeek`-th `weekdays[0]` of the month, -1 the last),
+    // ending on `untilDate` (inclusive) or after `count` occurrences, or never.
+    repeat: text("repeat").$type<"none" | "weekly" | "monthly">().notNull().default("none"),
+    interval: integer("interval").notNull().default(1),
+    // Two-letter iCalendar day names: "MO" … "SU".
+    weekdays: jsonb("weekdays").$type<string[]>().notNull().default([]),
+    monthWeek: integer("month_week"),
+    untilDate: text("until_date"),
+    count: integer("count"),
+    // As on articles: null is a draft, a future moment a scheduled event.
+    publishAt: timestamp("publish_at", { withTimezone: true }).defaultNow(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    deletedBy: text("deleted_by"),
+    // iCalendar SEQUENCE: raised by every change a subscriber's calendar must take (the event or one occurrence).
+    sequence: integer("sequence").notNull().default(0),
+    // Bumped by every save; an edit begun from an older version is refused.
+    version: integer("version").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("events_publish_at_idx").on(t.publishAt), index("events_start_date_idx").on(t.startDate)],
+);
+
+/**
+ * One occurrence of a recurring event cancelled ('odwołane', still listed)
+ * or moved to another day or time, named by its original day.
+ */
+export const eventExceptions = pgTable(
+  "event_exceptions",
+  {
+    id: serial("id").primaryKey(),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    occurrenceDate: text("occurrence_date").notNull(),
+    kind: text("kind").$type<"cancelled" | "moved">().notNull(),
+    // Where a moved occurrence goes (Warsaw wall time); null for a cancelled one.
+    movedDate: text("moved_date"),
+    movedTime: text("moved_time"),
+    movedEndTime: text("moved_end_time"),
+  },
+  (t) => [uniqueIndex("event_exceptions_occurrence_key").on(t.eventId, t.occurrenceDate)],
+);

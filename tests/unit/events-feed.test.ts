@@ -1,0 +1,159 @@
+// The iCalendar feed read by an independent parser (ical.js): the
+// occurrences it expands from RRULE, VTIMEZONE and the RECURRENCE-ID
+// overrides are the page's occurrences, across both clock changes, with a
+// cancelled one (STATUS:CANCELLED) and a moved one.
+import ICAL from "ical.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type CalendarEvent, occurrencesOf, publicEvents } from "~/features/events/events.server";
+import { calendarFeed, occurrenceIcs } from "~/features/events/feed.server";
+import { occurrenceOn, warsawInstant } from "~/features/events/recurrence";
+import { db } from "~/services/db.server";
+import { eventExceptions, events } from "~/services/schema";
+import { resetDatabase } from "../helpers";
+
+const ORIGIN = "https://zbor.example.org";
+const NOW = new Date("2026-01-10T12:00:00Z");
+
+let list: CalendarEvent[];
+let feed: string;
+
+beforeAll(async () => {
+  await resetDatabase();
+  const d = await db();
+  const published = new Date("2026-01-01T00:00:00Z");
+  const [{ id }] = await d
+    .insert(events)
+    .values({
+      title: "Nabożeństwo niedzielne",
+      place: "Kampus Wieliczka, skrzydło E",
+      startDate: "2026-01-04",
+      startTime: "10:00",
+      endTime: "12:00",
+      repeat: "weekly",
+      weekdays: ["SU"],
+      sequence: 3,
+      publishAt: published,
+    })
+    .returning({ id: events.id });
+  await d.insert(events).values({
+    title: "Wieczerza Pańska",
+    startDate: "2026-01-04",
+    startTime: "11:30",
+    repeat: "monthly",
+    weekdays: ["SU"],
+    monthWeek: 1,
+    publishAt: published,
+  });
+  await d.insert(events).values({
+    title: "Dzień otwarty",
+    startDate: "2026-06-13",
+    publishAt: published,
+  });
+  await d.insert(eventExceptions).values([
+    { eventId: id, occurrenceDate: "2026-03-29", kind: "cancelled" },
+    { eventId: id, occurrenceDate: "2026-10-25", kind: "moved", movedDate: "2026-10-24", movedTime: "18:00" },
+  ]);
+  list = await publicEvents({ now: NOW });
+  feed = calendarFeed(list, ORIGIN, "Kalendarz zboru", NOW);
+});
+
+interface Parsed {
+  uid: string;
+  start: string;
+  cancelled: boolean;
+}
+
+/** Every occurrence ical.js expands from the feed, between two instants. */
+function expandWithIcalJs(text: string, from: Date, to: Date): Parsed[] {
+  const root = new ICAL.Component(ICAL.parse(text));
+  for (const tz of root.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(tz);
+  const vevents = root.getAllSubcomponents("vevent");
+  const masters = vevents.filter((v) => !v.hasProperty("recurrence-id"));
+  const out: Parsed[] = [];
+  for (const master of masters) {
+    const event = new ICAL.Event(master);
+    for (const v of vevents) {
+      if (v.hasProperty("recurrence-id") && v.getFirstPropertyValue("uid") === event.uid) event.relateException(v);
+    }
+    if (!event.isRecurring()) {
+      // A day (all-day event) has no time zone: compared as the day itself.
+      const day = event.startDate.isDate ? event.startDate.toString() : null;
+      const start = day ? warsawInstant(day) : event.startDate.toJSDate();
+      const shown = day ? `dzień ${day}` : start.toISOString();
+      if (start >= from && start < to) out.push({ uid: event.uid, start: shown, cancelled: false });
+      continue;
+    }
+    const it = event.iterator();
+    for (let next = it.next(); next; next = it.next()) {
+      const details = event.getOccurrenceDetails(next);
+      const start = details.startDate.toJSDate();
+      if (next.toJSDate() >= to && start >= to) break;
+      if (start < from || start >= to) continue;
+      const status = details.item.component.getFirstPropertyValue("status");
+      out.push({ uid: event.uid, start: start.toISOString(), cancelled: status === "CANCELLED" });
+    }
+  }
+  return out.sort((a, b) => a.start.localeCompare(b.start) || a.uid.localeCompare(b.uid));
+}
+
+describe("the calendar feed", () => {
+  it("has a VTIMEZONE for Europe/Warsaw, stable UIDs, SEQUENCE and the RRULEs", () => {
+    expect(feed).toContain("BEGIN:VTIMEZONE\r\nTZID:Europe/Warsaw");
+    expect(feed).toContain("DTSTART;TZID=Europe/Warsaw:20260104T100000");
+    expect(feed).toContain("RRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=SU;WKST=MO;UNTIL=");
+    expect(feed).toContain("RRULE:FREQ=MONTHLY;INTERVAL=1;BYDAY=+1SU;UNTIL=");
+    expect(feed).toContain(`UID:wydarzenie-${list[0].id}@zbor.example.org`);
+    expect(feed).toContain("SEQUENCE:3");
+    // The same data gives the same text (the ETag depends on it).
+    expect(calendarFeed(list, ORIGIN, "Kalendarz zboru", NOW)).toBe(feed);
+  });
+
+  it("expands, read by ical.js, to the page's occurrences across both clock changes", () => {
+    for (const [from, to] of [
+      ["2026-03-01T00:00:00Z", "2026-04-30T00:00:00Z"],
+      ["2026-10-01T00:00:00Z", "2026-11-30T00:00:00Z"],
+      ["2026-06-01T00:00:00Z", "2026-06-30T00:00:00Z"],
+    ]) {
+      const a = new Date(from);
+      const b = new Date(to);
+      const page = occurrencesOf(list, a, b).map((o) => ({
+        uid: `wydarzenie-${o.eventId}@zbor.example.org`,
+        start: o.allDay ? `dzień ${o.date}` : o.start.toISOString(),
+        cancelled: o.cancelled,
+      }));
+      page.sort((x, y) => x.start.localeCompare(y.start) || x.uid.localeCompare(y.uid));
+      expect(expandWithIcalJs(feed, a, b)).toEqual(page);
+      expect(page.length).toBeGreaterThan(3);
+    }
+  });
+
+  it("marks the cancelled Sunday CANCELLED and puts the moved one on Saturday 18:00", () => {
+    const got = expandWithIcalJs(feed, new Date("2026-03-28T00:00:00Z"), new Date("2026-03-30T00:00:00Z"));
+    expect(got).toContainEqual({
+      uid: `wydarzenie-${list[0].id}@zbor.example.org`,
+      start: "2026-03-29T08:00:00.000Z",
+      cancelled: true,
+    });
+    const moved = expandWithIcalJs(feed, new Date("2026-10-24T00:00:00Z"), new Date("2026-10-26T00:00:00Z"));
+    expect(moved.filter((o) => o.uid === `wydarzenie-${list[0].id}@zbor.example.org`)).toEqual([
+      { uid: `wydarzenie-${list[0].id}@zbor.example.org`, start: "2026-10-24T16:00:00.000Z", cancelled: false },
+    ]);
+  });
+
+  it("writes a rule with no end as ending a year ahead", () => {
+    const far = expandWithIcalJs(feed, new Date("2027-02-01T00:00:00Z"), new Date("2027-12-31T00:00:00Z"));
+    expect(far.filter((o) => o.uid === `wydarzenie-${list[0].id}@zbor.example.org`)).toEqual([]);
+  });
+
+  it("gives one occurrence as a calendar file of its own", () => {
+    const e = list[0];
+    const o = occurrenceOn(e, e.exceptions, "2026-10-25")!;
+    const text = occurrenceIcs(e, o, ORIGIN, "Kalendarz zboru");
+    const got = expandWithIcalJs(text, new Date("2026-01-01T00:00:00Z"), new Date("2027-01-01T00:00:00Z"));
+    expect(got).toEqual([
+      { uid: `wydarzenie-${e.id}-2026-10-25@zbor.example.org`, start: "2026-10-24T16:00:00.000Z", cancelled: false },
+    ]);
+    expect(text).not.toContain("RRULE:FREQ=WEEKLY");
+    expect(text).toContain("DTEND;TZID=Europe/Warsaw:20261024T200000");
+  });
+});
