@@ -8,6 +8,7 @@ export default defineConfig({
     // Playwright specs live in tests/e2e and are run by Playwright.
     // tests/faults run the built server (npm test builds first).
     include: ["tests/unit/**/*.test.{ts,tsx}", "tests/faults/**/*.test.ts"],
+    globalSetup: ["tests/setup/global-database.ts"],
     setupFiles: ["tests/setup/setup-test-env.ts"],
     pool: "forks",
     testTimeout: 30_000,

@@ -22,15 +22,20 @@ export async function postgresAvailable(url = TEST_SERVER_URL): Promise<boolean>
   }
 }
 
-/** Creates an empty database beside the test database; returns its URL and a dropper. */
-export async function createScratchDatabase(prefix: string, url = TEST_SERVER_URL) {
+/**
+ * Creates a database beside the test database, empty or a copy of `template`;
+ * returns its name, URL and a dropper. The pid in the name lets a later run
+ * drop it if this process is killed (tests/setup/leftovers.mjs).
+ */
+export async function createScratchDatabase(prefix: string, url = TEST_SERVER_URL, template?: string) {
   const name = `${prefix}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
+  await admin.unsafe(`create database "${name}"${template ? ` template "${template}"` : ""}`);
   await admin.end();
   const dbUrl = new URL(url);
   dbUrl.pathname = `/${name}`;
   return {
+    name,
     url: dbUrl.toString(),
     async drop() {
       const a = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });

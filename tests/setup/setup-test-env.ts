@@ -10,6 +10,8 @@ const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-test-"));
 process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV = "test";
 process.env.SEED_DEMO = "0";
+// Password hashes at a test-only cost; tests of hashing itself unset it.
+process.env.ARGON2_TEST_CHEAP = "1";
 delete process.env.STORAGE;
 delete process.env.S3_BUCKET;
 
@@ -21,7 +23,9 @@ if (!hasPostgres && postgresRequired) {
   );
 }
 if (process.env.TEST_DATABASE_FORCE_PGLITE !== "1" && hasPostgres) {
-  const scratch = await createScratchDatabase("vt");
+  // A copy of the migrated template (tests/setup/global-database.ts): migrating
+  // each file's database anew took seconds per file.
+  const scratch = await createScratchDatabase("vt", TEST_SERVER_URL, process.env.TEST_TEMPLATE_DATABASE);
   process.env.DATABASE_URL = scratch.url;
   drop = scratch.drop;
 } else {

@@ -25,9 +25,15 @@ export function argon2Load() {
   return { active: argon2Slots.activeCount, waiting: argon2Slots.pendingCount };
 }
 
+// Tests that are not about hashing set ARGON2_TEST_CHEAP=1 (tests/e2e/server.mjs,
+// tests/setup): 1 MiB and one pass instead of about 0.1 s of a core per hash.
+// Verifying reads the cost from the hash itself, so either kind verifies.
+const TEST_COST = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum. */
 export function hashPassword(password: string): Promise<string> {
-  return argon2Slots(() => hash(password));
+  const cost = process.env.ARGON2_TEST_CHEAP === "1" ? TEST_COST : undefined;
+  return argon2Slots(() => hash(password, cost));
 }
 
 const verifyPassword = (passwordHash: string, password: string) =>
