@@ -1,0 +1,177 @@
+// The built server with a TCP proxy between it and PostgreSQL (issue 27,
+// item 5): the page cache is warmed, the proxy is cut, and a visitor of a
+// kept page sees it byte for byte (also under load), a page not kept gets
+// the Polish 503 with Retry-After, and the pastor's post is answered with his
+// text kept. Then the line comes back and a change saved after recovery is
+// on the public page within a second.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScratchDatabase, postgresAvailable } from "../setup/database";
+import { startTcpProxy, throughProxy } from "../tcp-proxy";
+import { type RunningServer, startBuiltServer } from "./server";
+
+const hasPostgres = await postgresAvailable();
+const EMAIL = "outage@example.org";
+const PASSWORD = "haslo-awaria-bazy-2026";
+const CACHED = ["/", "/aktualnosci", "/kontakt", "/onas", "/galeria"];
+
+let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+let server: RunningServer;
+let cookie = "";
+
+const cookiesOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+
+/** Fields of a page's forms: inputs with a value and textareas, in order (as a browser would send them). */
+function formFields(html: string): [string, string][] {
+  const fields: [string, string][] = [];
+  const tag = /<(input|textarea)\b([^>]*)>/g;
+  for (let m = tag.exec(html); m; m = tag.exec(html)) {
+    const name = /\bname="([^"]*)"/.exec(m[2])?.[1];
+    if (!name || /\btype="(?:file|submit)"/.test(m[2])) continue;
+    const value =
+      m[1] === "input"
+        ? (/\bvalue="([^"]*)"/.exec(m[2])?.[1] ?? "")
+        : html.slice(tag.lastIndex, html.indexOf("</textarea>", tag.lastIndex));
+    fields.push([unescape(name), unescape(value)]);
+  }
+  return fields;
+}
+const unescape = (s: string) =>
+  s
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#x27;", "'")
+    .replaceAll("&#39;", "'")
+    .replaceAll("&amp;", "&");
+
+function postFacts(fields: [string, string][]) {
+  return fetch(`${server.base}/strefapastora/dane-zboru`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: server.base, Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+    signal: AbortSignal.timeout(15_000),
+  });
+}
+
+async function factsForm(): Promise<[string, string][]> {
+  const page = await fetch(`${server.base}/strefapastora/dane-zboru`, { headers: { Cookie: cookie } });
+  expect(page.status).toBe(200);
+  return formFields(await page.text());
+}
+
+beforeAll(async () => {
+  if (!hasPostgres) return;
+  scratch = await createScratchDatabase("outage");
+  const target = new URL(scratch.url);
+  proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(target.port || 5432) });
+  server = await startBuiltServer({
+    DATABASE_URL: throughProxy(scratch.url, proxy.port),
+    ADMIN_EMAIL: EMAIL,
+    ADMIN_PASSWORD: PASSWORD,
+  });
+  const page = await fetch(`${server.base}/strefapastora/logowanie`);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
+  const login = await fetch(`${server.base}/strefapastora/logowanie`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: server.base, Cookie: cookiesOf(page), "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf, email: EMAIL, password: PASSWORD }),
+  });
+  expect(login.status).toBe(302);
+  cookie = cookiesOf(login);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await proxy?.close();
+  await scratch?.drop();
+});
+
+describe.runIf(hasPostgres)("database outage behind a cut proxy", () => {
+  it("serves kept pages as they were, answers others and the pastor in Polish, and is fresh within a second of recovery", async () => {
+    // Warm: each page twice, the second from the cache.
+    const kept = new Map<string, Buffer>();
+    for (const path of CACHED) {
+      await (await fetch(`${server.base}${path}`)).arrayBuffer();
+      const res = await fetch(`${server.base}${path}`);
+      expect(res.status, path).toBe(200);
+      kept.set(path, Buffer.from(await res.arrayBuffer()));
+    }
+    const form = await factsForm();
+
+    proxy.cut();
+    try {
+      for (const [path, body] of kept) {
+        const res = await fetch(`${server.base}${path}`, { signal: AbortSignal.timeout(5_000) });
+        expect(res.status, path).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer()).equals(body), path).toBe(true);
+      }
+
+      // A page never rendered: the Polish 503.
+      const uncached = await fetch(`${server.base}/galeria/Nieznany%20album`, { signal: AbortSignal.timeout(10_000) });
+      expect(uncached.status).toBe(503);
+      expect(uncached.headers.get("Retry-After")).toBeTruthy();
+      expect(await uncached.text()).toContain("Serwis chwilowo niedostępny");
+
+      // The pastor's save: not saved, everything typed kept.
+      const typed = "Tekst wpisany podczas awarii bazy.\nDruga linia.";
+      const post = await postFacts(form.map(([k, v]) => [k, k === "history" ? typed : v]));
+      expect(post.status).toBe(503);
+      const html = await post.text();
+      expect(html).toContain("Nie zapisano zmian");
+      expect(new Map(formFields(html)).get("history")).toBe(typed);
+
+      // Other pages of the area.
+      const panel = await fetch(`${server.base}/strefapastora`, {
+        headers: { Cookie: cookie },
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(panel.status).toBe(503);
+      expect(await panel.text()).toContain("Strefa pastora chwilowo niedostępna");
+
+      // Load on the kept pages for 3 s: never anything but 200.
+      const statuses: number[] = [];
+      const until = Date.now() + 3_000;
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          while (Date.now() < until) {
+            const res = await fetch(`${server.base}${CACHED[i % CACHED.length]}`).catch(() => null);
+            statuses.push(res?.status ?? 0);
+            await res?.arrayBuffer();
+          }
+        }),
+      );
+      expect(statuses.length).toBeGreaterThan(50);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    } finally {
+      proxy.restore();
+    }
+
+    // Back: the saved change is on the public page within a second.
+    const name = `Zbór po awarii ${Date.now()}`;
+    let saved: Response | null = null;
+    for (let i = 0; i < 50 && saved?.status !== 302; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 200));
+      saved = await postFacts(form.map(([k, v]) => [k, k === "name" ? name : v]));
+    }
+    expect(saved?.status).toBe(302);
+    const savedAt = Date.now();
+    let shownAfter = Infinity;
+    while (Date.now() - savedAt < 3_000) {
+      const text = await (await fetch(`${server.base}/kontakt`)).text();
+      if (text.includes(name)) {
+        shownAfter = Date.now() - savedAt;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(shownAfter).toBeLessThanOrEqual(1_000);
+    console.log(`fresh page ${shownAfter} ms after the first save once the database was back`);
+  }, 120_000);
+});
