@@ -8,6 +8,7 @@ import { ensureStartupAccounts } from "~/features/auth/users.server";
 import { purgeExpired } from "~/features/bin/bin.server";
 import { scheduleGalleryCleanup, stopGalleryCleanup } from "~/features/galleries/cleanup.server";
 import { seedChurchContent } from "~/features/church/about.server";
+import { seedSampleEvents } from "~/features/events/samples.server";
 import { backfillVariants, startAvifBackfill } from "~/features/images/variant-backfill.server";
 import { backfillShareImages } from "~/features/seo/share-images.server";
 import { type Config, config } from "~/services/config.server";
@@ -83,6 +84,7 @@ export async function boot(): Promise<void> {
   if (cfg.database.kind === "pglite" && cfg.database.dir) await keepDataDirPrivate(cfg.dataDir);
   if (conn.fresh && cfg.seedDemo) await seedDemoContent(conn.db);
   await seedChurchContent(conn.db);
+  await seedSampleEvents(conn.db);
   await ensureStartupAccounts(conn.db, cfg, { fresh: conn.fresh });
 
   // Before the server takes requests: pages list every WebP width in their

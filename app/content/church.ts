@@ -27,6 +27,10 @@ export interface Meeting {
   end?: string;
   where?: string;
   when: string;
+  /** Every how many weeks (weekly meetings; 1 when absent). */
+  everyWeeks?: number;
+  /** A monthly meeting on the Nth of its day in the month (-1: the last). */
+  monthWeek?: number;
 }
 
 const WEEKDAY_PL: Record<Weekday, string> = {
@@ -39,20 +43,40 @@ const WEEKDAY_PL: Record<Weekday, string> = {
   Sunday: "niedziela",
 };
 
+// "pierwsza niedziela miesiąca": the ordinal agrees with the day's gender.
+const ORDINAL_PL: Record<number, [string, string]> = {
+  1: ["pierwszy", "pierwsza"],
+  2: ["drugi", "druga"],
+  3: ["trzeci", "trzecia"],
+  4: ["czwarty", "czwarta"],
+  5: ["piąty", "piąta"],
+  [-1]: ["ostatni", "ostatnia"],
+};
+const FEMININE: ReadonlySet<Weekday> = new Set(["Wednesday", "Saturday", "Sunday"]);
+
 /** The time of a meeting as shown on the page, e.g. "wtorek i piątek, godz. 19:00". */
-export function meetingTime(m: Pick<Meeting, "days" | "start" | "end">): string {
+export function meetingTime(m: Pick<Meeting, "days" | "start" | "end" | "everyWeeks" | "monthWeek">): string {
+  const hours = `godz. ${m.start}${m.end ? `–${m.end}` : ""}`;
+  if (m.monthWeek !== undefined && m.days.length) {
+    const ordinal = ORDINAL_PL[m.monthWeek]?.[FEMININE.has(m.days[0]) ? 1 : 0] ?? `${m.monthWeek}.`;
+    return `${ordinal} ${WEEKDAY_PL[m.days[0]]} miesiąca, ${hours}`;
+  }
   const names = m.days.map((d) => WEEKDAY_PL[d]);
   const days = names.length > 1 ? `${names.slice(0, -1).join(", ")} i ${names[names.length - 1]}` : names[0];
-  return `${days}, godz. ${m.start}${m.end ? `–${m.end}` : ""}`;
+  const n = m.everyWeeks ?? 1;
+  const weeks = n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? "tygodnie" : "tygodni";
+  const every = n > 1 ? `co ${n} ${weeks}: ` : "";
+  return `${every}${days}, ${hours}`;
 }
 
-const meeting = (m: Omit<Meeting, "when">): Meeting => ({ ...m, when: meetingTime(m) });
+export const meeting = (m: Omit<Meeting, "when">): Meeting => ({ ...m, when: meetingTime(m) });
 
 export const church = {
   timeZone: "Europe/Warsaw",
   calendarId: "pl.polish#holiday@group.v.calendar.google.com", // PLACEHOLDER: the congregation's calendar
 
-  // The page text and the structured data (app/features/seo/seo.ts) both come from here.
+  // A new site's sample events (app/features/events/samples.server.ts): the
+  // page text and the structured data come from the events, these seed them.
   meetings: [
     meeting({
       name: "Nabożeństwo niedzielne",

@@ -4,18 +4,23 @@ import { useLoaderData } from "@remix-run/react";
 import { TransferDetails } from "~/features/giving/donation";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { MapEmbed } from "~/components/map";
-import { church, cookieNotice } from "~/content/church";
+import { cookieNotice } from "~/content/church";
+import { currentMeetings } from "~/features/events/events.server";
 import { pageFacts } from "~/features/church/facts.server";
 import { policyAccepted } from "~/http/cookie-notice.server";
 import { churchJsonLd } from "~/features/seo/seo";
 import { ACCEPT_COOKIES_PATH, NEWS_PATH, PRIVACY_PATH } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [accepted, { facts, paymentCodeSrc }] = await Promise.all([policyAccepted(request), pageFacts()]);
+  const [accepted, { facts, paymentCodeSrc }, meetings] = await Promise.all([
+    policyAccepted(request),
+    pageFacts(),
+    currentMeetings(),
+  ]);
   // The page differs only for visitors who accepted without JavaScript
   // (cookie); everyone else shares one cacheable copy.
   return data(
-    { showCookieNotice: !accepted, facts, paymentCodeSrc },
+    { showCookieNotice: !accepted, facts, paymentCodeSrc, meetings },
     { headers: accepted ? { "Cache-Control": "private, no-cache", Vary: "Cookie" } : { Vary: "Cookie" } },
   );
 }
@@ -23,12 +28,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export default function Home() {
-  const { showCookieNotice, facts, paymentCodeSrc } = useLoaderData<typeof loader>();
+  const { showCookieNotice, facts, paymentCodeSrc, meetings } = useLoaderData<typeof loader>();
   const { address } = facts;
   const origin = useOrigin();
   return (
     <>
-      <JsonLd data={churchJsonLd(origin, facts)} />
+      <JsonLd data={churchJsonLd(origin, facts, meetings)} />
       <section className="hero">
         <blockquote>
           <p>„{facts.verse.text}”</p>
@@ -49,7 +54,7 @@ export default function Home() {
       <section className="page" aria-labelledby="spotkania">
         <h2 id="spotkania">Nasze spotkania</h2>
         <ul className="meetings">
-          {church.meetings.map((m) => (
+          {meetings.map((m) => (
             <li key={m.name}>
               <strong>{m.name}</strong>
               <span>{m.when}</span>

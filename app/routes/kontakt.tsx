@@ -5,21 +5,23 @@ import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { MapEmbed } from "~/components/map";
 import { churchJsonLd } from "~/features/seo/seo";
 import { pageFacts } from "~/features/church/facts.server";
+import { currentMeetings } from "~/features/events/events.server";
 import { seo } from "~/features/seo/seo";
 
-export function loader() {
-  return pageFacts();
+export async function loader() {
+  const [facts, meetings] = await Promise.all([pageFacts(), currentMeetings()]);
+  return { ...facts, meetings };
 }
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Kontakt" });
 
 export default function Contact() {
-  const { facts, paymentCodeSrc } = useLoaderData<typeof loader>();
+  const { facts, paymentCodeSrc, meetings } = useLoaderData<typeof loader>();
   const { address } = facts;
   const origin = useOrigin();
   return (
     <div className="page">
-      <JsonLd data={churchJsonLd(origin, facts)} />
+      <JsonLd data={churchJsonLd(origin, facts, meetings)} />
       <h1>Kontakt</h1>
       <dl className="details">
         <dt>E-mail</dt>

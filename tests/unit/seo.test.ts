@@ -33,7 +33,7 @@ const metaArgs = (pathname: string, search = "") =>
 describe("Church structured data", () => {
   it("names the congregation, its address, phone, e-mail, channel and weekly meetings", async () => {
     const [node] = await expand(
-      churchJsonLd(ORIGIN, publicFacts({ facts: sampleFacts, sample: [] }, { hideSamples: false })),
+      churchJsonLd(ORIGIN, publicFacts({ facts: sampleFacts, sample: [] }, { hideSamples: false }), church.meetings),
     );
     expect(node["@type"]).toEqual([`${S}Church`]);
     expect(value(node, "name")).toEqual([sampleFacts.name]);

@@ -5,6 +5,8 @@ import { clock } from "~/services/clock.server";
 import { withDb } from "~/services/db.server";
 import { eventExceptions, events } from "~/services/schema";
 import { visibleNow } from "~/features/publishing/publication.server";
+import type { Meeting } from "~/content/church";
+import { meetingOf } from "~/features/events/meetings";
 import { type EventException, type EventRule, type Occurrence, expandEvent } from "~/features/events/recurrence";
 
 export interface CalendarEvent extends EventRule {
@@ -76,4 +78,18 @@ export function occurrencesOf(list: readonly CalendarEvent[], from: Date, to: Da
   return list
     .flatMap((event) => expandEvent(event, event.exceptions, from, to).map((o) => ({ ...o, event })))
     .sort((a, b) => a.start.getTime() - b.start.getTime() || a.event.title.localeCompare(b.event.title, "pl"));
+}
+
+/**
+ * The recurring meetings for 'Nasze spotkania' and the Church structured
+ * data: published recurring events with a time that still have an
+ * occurrence in the coming year, in the order they were added.
+ */
+export async function currentMeetings(now = clock.now()): Promise<Meeting[]> {
+  const list = await publicEvents({ now });
+  const yearAhead = new Date(now.getTime() + 365 * 86_400_000);
+  return list
+    .filter((e) => e.repeat !== "none" && expandEvent(e, [], now, yearAhead).length > 0)
+    .map(meetingOf)
+    .filter((m): m is Meeting => m !== null);
 }

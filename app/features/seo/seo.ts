@@ -217,14 +217,16 @@ function meetingEvent(m: Meeting, address: PublicFacts["address"]) {
       byDay: m.days.map((d) => `https://schema.org/${d}`),
       startTime: time(m.start),
       ...(m.end ? { endTime: time(m.end) } : {}),
-      repeatFrequency: "P1W",
+      ...(m.monthWeek
+        ? { byMonthWeek: m.monthWeek, repeatFrequency: "P1M" }
+        : { repeatFrequency: `P${m.everyWeeks ?? 1}W` }),
       scheduleTimezone: church.timeZone,
     },
   };
 }
 
-/** The congregation as a schema.org Church, with its weekly meetings (app/content/church.ts) as scheduled events. */
-export function churchJsonLd(origin: string, facts: PublicFacts) {
+/** The congregation as a schema.org Church, with its recurring meetings (the calendar's events) as scheduled events. */
+export function churchJsonLd(origin: string, facts: PublicFacts, meetings: readonly Meeting[]) {
   return {
     "@context": "https://schema.org",
     "@type": "Church",
@@ -236,7 +238,7 @@ export function churchJsonLd(origin: string, facts: PublicFacts) {
     telephone: facts.phones.map((p) => p.display),
     address: postalAddress(facts.address),
     sameAs: [facts.videoChannelUrl],
-    event: church.meetings.map((m) => meetingEvent(m, facts.address)),
+    event: meetings.map((m) => meetingEvent(m, facts.address)),
   };
 }
 
