@@ -126,7 +126,11 @@ export default function ChurchFactsPage() {
           current={refused.conflict.current.map((c) => ({ ...c, long: true }))}
         />
       ) : null}
-      <Form method="post" action={PASTOR_FACTS_PATH} className="form facts-form" key={formKey}>
+      {/* A document post, also with JavaScript: while the database is away the
+          answer is the server's 'Nie zapisano zmian' page holding every field
+          typed (app/http/pastor-door.server.ts), which a data request could not
+          show (the page would fall to the error boundary and lose the text). */}
+      <Form method="post" action={PASTOR_FACTS_PATH} className="form facts-form" key={formKey} reloadDocument>
         <CsrfInput />
         <input type="hidden" name="version" value={version} />
         {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}
