@@ -45,7 +45,7 @@ export default async function handleRequest(
     responseHeaders.set("ETag", etag);
     if (isNotModified(request, etag)) {
       // Nothing rendered. No new CSP either: the stored copy keeps the
-      // policy whose nonce matches its scripts.
+      // policy that names its scripts.
       return new Response(null, { status: 304, headers: responseHeaders });
     }
   }
@@ -76,7 +76,10 @@ export default async function handleRequest(
   }
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   applySecurityHeaders(responseHeaders, nonce);
-  return new Response(Buffer.concat([Buffer.from("<!DOCTYPE html>"), html]), {
+  // React writes the doctype itself before a rendered <html>.
+  const doctype = "<!DOCTYPE html>";
+  const written = html.subarray(0, doctype.length).toString("latin1").toLowerCase() === doctype.toLowerCase();
+  return new Response(written ? new Uint8Array(html) : Buffer.concat([Buffer.from(doctype), html]), {
     headers: responseHeaders,
     status: responseStatusCode,
   });

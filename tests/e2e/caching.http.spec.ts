@@ -47,3 +47,15 @@ test("the donation QR code is cached for good under its versioned address and re
   expect(bare.headers()["cache-control"]).toBe("public, max-age=0, must-revalidate, s-maxage=2, stale-if-error=86400");
   expect(await bare.text()).toBe(await first.text());
 });
+
+test("pastor pages arrive whole in every encoding a browser accepts", async ({ request }) => {
+  for (const encoding of ["br", "gzip", "identity"]) {
+    const res = await request.get("/strefapastora/logowanie", { headers: { "Accept-Encoding": encoding } });
+    expect(res.status(), encoding).toBe(200);
+    expect(res.headers()["content-encoding"] ?? "identity", encoding).toBe(encoding);
+    const html = await res.text();
+    expect(html, encoding).toContain("<h1>Strefa pastora</h1>");
+    // One doctype (React writes it; a second one was once added by hand).
+    expect(html.slice(0, 21), encoding).toBe("<!DOCTYPE html><html ");
+  }
+});
