@@ -4,6 +4,7 @@ import { church } from "~/content/church";
 import { parseHost } from "~/http/host.server";
 import { acceptPolicyCookie } from "~/http/cookie-notice.server";
 import { etagMatches, publicCacheControl } from "~/http/cache.server";
+import { withScriptHashes } from "~/http/security-headers.server";
 import { SESSION_COOKIE_NAMES } from "~/services/session-secret.server";
 import { FILES_PATH, NEWS_PATH, isPastorPath } from "~/lib/paths";
 import { yearIn } from "~/lib/text";
@@ -34,9 +35,9 @@ import { logger } from "~/services/logger.server";
  * check: content changes only through the database, so nothing newer exists.
  * A page not kept goes to Remix, which answers its Polish 503.
  *
- * A kept page carries the script nonce it was rendered with: the nonce is
- * the same for every visitor until the content changes. Public pages render
- * no text a visitor sent, so a nonce seen there helps no one inject a script.
+ * A kept page carries no nonce: a nonce that every visitor can read
+ * protects nothing. Its policy names its inline scripts by their SHA-256
+ * instead (withScriptHashes), the same for every visitor.
  */
 
 interface Entry {
@@ -212,7 +213,7 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
     }
 
     function finish() {
-      const body = Buffer.concat(chunks);
+      let body: Buffer = Buffer.concat(chunks);
       const all = res.getHeaders();
       const shareable =
         res.statusCode === 200 &&
@@ -223,6 +224,12 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
         // Sent as rendered (uncompressed: this answer is not a page kept for others).
         res.end(method === "HEAD" ? undefined : body);
         return;
+      }
+      const policy = all["content-security-policy"];
+      if (typeof policy === "string") {
+        const hashed = withScriptHashes(body, policy);
+        body = hashed.html;
+        all["content-security-policy"] = hashed.policy;
       }
       for (const name of res.getHeaderNames()) res.removeHeader(name);
       const headers: OutgoingHttpHeaders = {};

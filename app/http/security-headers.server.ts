@@ -56,3 +56,47 @@ export function applySecurityHeaders(headers: Headers, nonce?: string) {
   for (const [name, value] of Object.entries(baseSecurityHeaders())) headers.set(name, value);
   headers.set("Content-Security-Policy", documentPolicy(nonce));
 }
+
+/**
+ * The executable inline scripts of a page: the text of each `<script>` with
+ * no `src` and no data type (JSON-LD runs nothing). Read by scanning, not by
+ * a pattern over the page.
+ */
+export function inlineScripts(html: string): string[] {
+  const scripts: string[] = [];
+  let at = 0;
+  for (;;) {
+    const open = html.indexOf("<script", at);
+    if (open < 0) return scripts;
+    const tagEnd = html.indexOf(">", open);
+    const close = tagEnd < 0 ? -1 : html.indexOf("</script", tagEnd);
+    if (close < 0) return scripts;
+    const tag = html.slice(open, tagEnd);
+    if (!tag.includes(" src=") && !tag.includes('type="application/ld+json"')) {
+      scripts.push(html.slice(tagEnd + 1, close));
+    }
+    at = close + "</script".length;
+  }
+}
+
+/**
+ * A page kept for every visitor (the page cache) cannot carry a nonce: one
+ * that everyone can read protects nothing. Its policy allows its own inline
+ * scripts by their SHA-256 instead, which is the same for every visitor, and
+ * the nonce is taken off the page. A policy without a nonce is left as it is.
+ */
+export function withScriptHashes(html: Buffer, policy: string): { html: Buffer; policy: string } {
+  const start = policy.indexOf("'nonce-");
+  if (start < 0) return { html, policy };
+  const end = policy.indexOf("'", start + 1);
+  const nonce = policy.slice(start + "'nonce-".length, end);
+  const page = html.toString("utf8").replaceAll(` nonce="${nonce}"`, "");
+  const hashes = [...new Set(inlineScripts(page))].map(
+    (text) => `'sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}'`,
+  );
+  const allowed = hashes.join(" ");
+  return {
+    html: Buffer.from(page, "utf8"),
+    policy: policy.slice(0, start) + allowed + policy.slice(end + 1),
+  };
+}

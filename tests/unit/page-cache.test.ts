@@ -3,6 +3,7 @@
 // anything a client could use to poison a page for others go straight
 // through. Remix is stood in for by a handler that counts its renders and,
 // like the app while PUBLIC_URL is unset, prints the request's host.
+import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
@@ -30,6 +31,18 @@ function remix(req: http.IncomingMessage, res: http.ServerResponse) {
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("ETag", `W/"${url.pathname}-${n}"`);
   if (url.pathname === "/ciasteczko") res.setHeader("Set-Cookie", "flash=x; Path=/");
+  if (url.pathname === "/skrypty") {
+    // As the app renders a page: a fresh nonce on every inline script and in the policy.
+    const nonce = `n${n}`;
+    res.setHeader(
+      "Content-Security-Policy",
+      `default-src 'self'; script-src 'self' 'nonce-${nonce}'; object-src 'none'`,
+    );
+    res.write(
+      `<script nonce="${nonce}">window.a = "ą";</script><script nonce="${nonce}" type="module" src="/build/x.js"></script>` +
+        `<script type="application/ld+json" nonce="${nonce}">{"@type":"Church"}</script><script nonce="${nonce}">window.b = 2;</script>`,
+    );
+  }
   res.write(`<p>${req.headers.host} ${url.pathname}${url.search} render ${n}</p>`);
   const end = () => res.end(`<p>cookie: ${req.headers.cookie ?? ""}</p>${"x".repeat(size)}`);
   // A page whose loaders take a while.
@@ -216,6 +229,21 @@ describe("nothing a client sends reaches a page served to others", () => {
     const clean = await get("/sluzby");
     expect(clean.body).toContain("render 9");
     expect(clean.body).not.toMatch(/script|zlosliwy|\.\.\//);
+  });
+
+  it("allows a kept page's inline scripts by their hash, not by a nonce every visitor would share", async () => {
+    const first = await get("/skrypty");
+    const second = await get("/skrypty");
+    expect(rendered("/skrypty")).toBe(1);
+    for (const res of [first, second]) {
+      const policy = res.headers["content-security-policy"] as string;
+      expect(policy).not.toContain("nonce");
+      expect(res.body).not.toContain("nonce=");
+      const hash = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+      expect(policy).toBe(
+        `default-src 'self'; script-src 'self' ${hash('window.a = "ą";')} ${hash("window.b = 2;")}; object-src 'none'`,
+      );
+    }
   });
 
   it("with PUBLIC_URL set, pages do not print the host, so any host shares one copy", async () => {
