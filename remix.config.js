@@ -3,7 +3,8 @@ export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.*"],
   serverModuleFormat: "esm",
   // Native and WASM packages stay external; the server imports them from node_modules.
-  serverDependenciesToBundle: [],
+  // rrule is CommonJS whose named exports Node's ESM loader cannot see: bundled.
+  serverDependenciesToBundle: ["rrule"],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
