@@ -9,8 +9,16 @@ import type { AddressInfo } from "node:net";
 export async function startTcpProxy(target: { host: string; port: number }) {
   const open = new Set<net.Socket>();
   let cut = false;
+  // Stalled: connections are taken and held, never answered (a network that drops packets).
+  let stalled = false;
+  const held = new Set<net.Socket>();
   const server = net.createServer((client) => {
     if (cut) return client.destroy();
+    if (stalled) {
+      held.add(client);
+      client.on("error", () => {}).on("close", () => held.delete(client));
+      return;
+    }
     const upstream = net.connect(target.port, target.host);
     open.add(client).add(upstream);
     const end = () => {
@@ -33,12 +41,20 @@ export async function startTcpProxy(target: { host: string; port: number }) {
       for (const socket of open) socket.destroy();
       open.clear();
     },
+    /** Ends open connections; new ones are accepted and never answered. */
+    stall() {
+      stalled = true;
+      for (const socket of open) socket.destroy();
+      open.clear();
+    },
     restore() {
       cut = false;
+      stalled = false;
+      for (const socket of held) socket.destroy();
     },
     close() {
       cut = true;
-      for (const socket of open) socket.destroy();
+      for (const socket of [...open, ...held]) socket.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
