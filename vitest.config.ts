@@ -1,9 +1,10 @@
-import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { alias: { "~": path.resolve(__dirname, "app") } },
-  esbuild: { jsx: "automatic" },
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  // JSX through React's automatic runtime, as Remix compiles it.
+  oxc: { jsx: { runtime: "automatic" } },
   test: {
     // Playwright specs live in tests/e2e and are run by Playwright.
     // tests/faults run the built server (npm test builds first).

@@ -44,6 +44,13 @@ function ensureChromium() {
 ensureDependencies();
 ensureChromium();
 
+// Notices that are not this project's to act on, kept out of the test log:
+// Remix's CLI loads Vite's CJS build, and the AWS SDK announces that its
+// releases after January 2027 need Node 22 (the image runs Node 22; see the
+// README's Production section). Set here, so every child process inherits them.
+process.env.VITE_CJS_IGNORE_WARNING ??= "true";
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
 // Not test-results/: Playwright empties that folder when it starts.
 const results = path.join(root, ".cache", "test-summary");
 fs.mkdirSync(results, { recursive: true });
