@@ -155,5 +155,5 @@ test("a form refused by its declared length gets the Polish 413 page", async ({ 
   expect(res.error).toBeNull();
   expect(res.bytesSent).toBe(res.total);
   expect(res.status).toBe(413);
-  expect(res.text).toContain("Nie udało się odczytać przesłanego formularza");
+  expect(res.text).toContain("Formularz jest zbyt duży.");
 });
