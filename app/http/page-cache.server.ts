@@ -6,7 +6,7 @@ import { acceptPolicyCookie } from "~/http/cookie-notice.server";
 import { etagMatches, publicCacheControl } from "~/http/cache.server";
 import { withScriptHashes } from "~/http/security-headers.server";
 import { SESSION_COOKIE_NAMES } from "~/services/session-secret.server";
-import { FILES_PATH, NEWS_PATH, isPastorPath } from "~/lib/paths";
+import { CALENDAR_PATH, FILES_PATH, NEWS_PATH, isPastorPath } from "~/lib/paths";
 import { yearIn } from "~/lib/text";
 import { config } from "~/services/config.server";
 import { contentKey } from "~/services/content-version.server";
@@ -66,6 +66,8 @@ const PER_RESPONSE = new Set([
 // Query parameters a page reads, by path: the news list's page number.
 const KNOWN_QUERY: Record<string, { name: string; value: RegExp }> = {
   [NEWS_PATH]: { name: "strona", value: /^\d{1,6}$/ },
+  // The calendar's month view.
+  [CALENDAR_PATH]: { name: "miesiac", value: /^\d{4}-\d{2}$/ },
 };
 // Files served before Remix, and Remix data requests (`.data` with single
 // fetch; `?_data` without it is an unknown query).

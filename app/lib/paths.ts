@@ -28,6 +28,8 @@ export const articlePath = (id: string) => `${NEWS_PATH}/${encodeURIComponent(id
 export const calendarEventPath = (id: number, day: string | null = null) =>
   day ? `${CALENDAR_PATH}/${id}/${day}` : `${CALENDAR_PATH}/${id}`;
 export const CALENDAR_FEED_PATH = "/kalendarz.ics";
+/** The calendar's month view (`YYYY-MM`). */
+export const calendarMonthPath = (month: string) => `${CALENDAR_PATH}?miesiac=${month}`;
 /** One page of the news list; the first is the list's own address. */
 export const newsPagePath = (page: number) => (page === 1 ? NEWS_PATH : `${NEWS_PATH}?strona=${page}`);
 /**

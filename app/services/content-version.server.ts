@@ -1,8 +1,9 @@
-import { eq, gt, min, sql } from "drizzle-orm";
+import { TZDate } from "@date-fns/tz";
+import { and, eq, gt, isNull, lte, min, sql } from "drizzle-orm";
 import { clock } from "~/services/clock.server";
 import { type Db, withDb } from "~/services/db.server";
 import { logger } from "~/services/logger.server";
-import { articles, contentVersion, galleries } from "~/services/schema";
+import { articles, contentVersion, events, galleries } from "~/services/schema";
 
 /**
  * How fresh what the public pages show is, shared by every app instance
@@ -129,7 +130,7 @@ export function forgetContentVersion() {
  */
 export async function nextDueMoment(db?: Pick<Db, "select">, now: Date = clock.now()): Promise<Date | null> {
   if (!db) return withDb((pool) => nextDueMoment(pool, now));
-  const [[a], [g]] = await Promise.all([
+  const [[a], [g], [e], [live]] = await Promise.all([
     db
       .select({ at: min(articles.publishAt) })
       .from(articles)
@@ -138,11 +139,29 @@ export async function nextDueMoment(db?: Pick<Db, "select">, now: Date = clock.n
       .select({ at: min(galleries.publishAt) })
       .from(galleries)
       .where(gt(galleries.publishAt, now)),
+    db
+      .select({ at: min(events.publishAt) })
+      .from(events)
+      .where(and(gt(events.publishAt, now), isNull(events.deletedAt))),
+    db
+      .select({ id: events.id })
+      .from(events)
+      .where(and(lte(events.publishAt, now), isNull(events.deletedAt)))
+      .limit(1),
   ]);
+  // The calendar's lists start at today: with any event published, pages are
+  // made again after the next Warsaw midnight, as after a scheduled article.
+  const midnight = live ? nextWarsawMidnight(now) : null;
   // An aggregate may come back as text from some drivers: read either.
-  const times = [a?.at, g?.at]
+  const times = [a?.at, g?.at, e?.at, midnight]
     .filter((t) => t !== null && t !== undefined)
     .map((t) => new Date(t as Date | string).getTime())
     .filter((t) => Number.isFinite(t));
   return times.length ? new Date(Math.min(...times)) : null;
+}
+
+/** The first instant of the next day in Warsaw. */
+export function nextWarsawMidnight(now: Date): Date {
+  const z = new TZDate(now.getTime(), "Europe/Warsaw");
+  return new Date(new TZDate(z.getFullYear(), z.getMonth(), z.getDate() + 1, 0, 0, 0, "Europe/Warsaw").getTime());
 }

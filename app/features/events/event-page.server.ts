@@ -1,0 +1,48 @@
+import { data } from "@remix-run/node";
+import type { EventPageData } from "~/features/events/event-page";
+import { occurrencePage } from "~/features/events/calendar.server";
+import { CALENDAR_TIME_ZONE } from "~/features/events/recurrence";
+import { calendarEventPath } from "~/lib/paths";
+
+/** An instant as schema.org wants it: ISO 8601 with the Warsaw offset (`2026-12-06T10:00:00+01:00`). */
+export function withOffset(instant: Date): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: CALENDAR_TIME_ZONE,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+      timeZoneName: "longOffset",
+    })
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
+  const offset = parts.timeZoneName === "GMT" ? "+00:00" : parts.timeZoneName.slice(3);
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+}
+
+/** The loader of an occurrence's page (404 with the page's message when there is none). */
+export async function eventPageLoader(id: string | undefined, day: string | null) {
+  const found = await occurrencePage(id ?? "", day);
+  if (!found) return data({ e: null as EventPageData | null, path: null as string | null }, { status: 404 });
+  const { event, occurrence: o, label, time } = found;
+  const e: EventPageData = {
+    id: event.id,
+    key: o.key,
+    title: event.title,
+    description: event.description,
+    place: event.place,
+    label,
+    time,
+    cancelled: o.cancelled,
+    moved: o.moved,
+    start: o.allDay ? o.date : withOffset(o.start),
+    end: o.end ? (o.allDay ? null : withOffset(o.end)) : null,
+    allDay: o.allDay,
+  };
+  return data({ e, path: calendarEventPath(event.id, event.repeat === "none" ? null : o.key) });
+}

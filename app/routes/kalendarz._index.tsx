@@ -1,0 +1,120 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { pageTitle, seo } from "~/features/seo/seo";
+import { type CalendarItem, monthView, readMonth, upcomingDays } from "~/features/events/calendar.server";
+import { siteOrigin } from "~/services/config.server";
+import { clock } from "~/services/clock.server";
+import { warsawDate } from "~/features/events/recurrence";
+import { CALENDAR_FEED_PATH, CALENDAR_PATH, calendarMonthPath } from "~/lib/paths";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const origin = new URL(siteOrigin(request));
+  const feed = {
+    webcal: `webcal://${origin.host}${CALENDAR_FEED_PATH}`,
+    https: `${origin.origin}${CALENDAR_FEED_PATH}`,
+  };
+  const asked = new URL(request.url).searchParams.get("miesiac");
+  const month = readMonth(asked);
+  const current = warsawDate(clock.now()).slice(0, 7);
+  if (month) return { feed, current, month: await monthView(month), upcoming: null };
+  return { feed, current, month: null, upcoming: await upcomingDays() };
+}
+
+export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Kalendarz") });
+
+function Item({ item }: { item: CalendarItem }) {
+  return (
+    <li className={item.cancelled ? "cancelled" : undefined}>
+      {item.time ? <span className="time">{item.time}</span> : <span className="time">cały dzień</span>}{" "}
+      <a href={item.href}>{item.title}</a>
+      {item.cancelled ? <strong> — odwołane</strong> : null}
+      {item.moved && !item.cancelled ? <em> (przeniesione)</em> : null}
+      {item.place ? <span className="place">{item.place}</span> : null}
+    </li>
+  );
+}
+
+const WEEKDAYS = ["Pn", "Wt", "Śr", "Cz", "Pt", "So", "Nd"];
+const WEEKDAY_NAMES = ["poniedziałek", "wtorek", "środa", "czwartek", "piątek", "sobota", "niedziela"];
+
+export default function Calendar() {
+  const { feed, current, month, upcoming } = useLoaderData<typeof loader>();
+  return (
+    <div className="page calendar-page">
+      <h1>Kalendarz</h1>
+      <p className="calendar-links">
+        {month ? (
+          <a href={CALENDAR_PATH}>najbliższe tygodnie</a>
+        ) : (
+          <a href={calendarMonthPath(current)}>widok miesiąca</a>
+        )}
+        {" · "}
+        <a href={feed.webcal}>subskrybuj</a> (<a href={feed.https}>plik .ics</a>)
+      </p>
+      {upcoming ? (
+        upcoming.length ? (
+          upcoming.map((day) => (
+            <section key={day.date} aria-labelledby={`d${day.date}`}>
+              <h2 id={`d${day.date}`}>{day.label}</h2>
+              <ul className="occurrences">
+                {day.items.map((item) => (
+                  <Item key={item.href} item={item} />
+                ))}
+              </ul>
+            </section>
+          ))
+        ) : (
+          <p>Brak wydarzeń w najbliższych tygodniach.</p>
+        )
+      ) : null}
+      {month ? (
+        <>
+          <nav className="month-nav" aria-label="Miesiące">
+            <a href={calendarMonthPath(month.prev)} rel="prev">
+              ← poprzedni miesiąc
+            </a>
+            <a href={calendarMonthPath(month.next)} rel="next">
+              następny miesiąc →
+            </a>
+          </nav>
+          <table className="month">
+            <caption>{month.label}</caption>
+            <thead>
+              <tr>
+                {WEEKDAYS.map((d, i) => (
+                  <th key={d} scope="col">
+                    <abbr title={WEEKDAY_NAMES[i]}>{d}</abbr>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {month.weeks.map((week) => (
+                <tr key={week.find((d) => d)?.date}>
+                  {week.map((day, i) =>
+                    day ? (
+                      <td key={day.date}>
+                        <span className="day" aria-label={day.label}>
+                          {Number(day.date.slice(8))}
+                        </span>
+                        {day.items.length ? (
+                          <ul className="occurrences">
+                            {day.items.map((item) => (
+                              <Item key={item.href} item={item} />
+                            ))}
+                          </ul>
+                        ) : null}
+                      </td>
+                    ) : (
+                      <td key={`pusty-${i}`} />
+                    ),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+    </div>
+  );
+}

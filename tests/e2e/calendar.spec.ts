@@ -1,0 +1,51 @@
+// /kalendarz for a visitor, with JavaScript on and off: the sample meetings
+// grouped by day, an occurrence's page with its Event data and its .ics,
+// the feed with its ETag; no request leaves the site.
+import { expect, test } from "./fixtures";
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test("the calendar lists the meetings and opens one occurrence", async ({ page, baseURL }) => {
+      const elsewhere: string[] = [];
+      page.on("request", (r) => {
+        if (new URL(r.url()).host !== new URL(baseURL!).host) elsewhere.push(r.url());
+      });
+      await page.setViewportSize({ width: 320, height: 640 });
+      await page.goto("/kalendarz");
+      await expect(page.getByRole("heading", { level: 1, name: "Kalendarz" })).toBeVisible();
+      // Eight weeks of three weekly meetings (Sunday, Saturday, Tuesday and Friday): 32 occurrences.
+      await expect(page.locator(".occurrences li")).toHaveCount(32);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      await page.getByRole("link", { name: "Nabożeństwo niedzielne" }).first().click();
+      await expect(page).toHaveURL(/\/kalendarz\/\d+\/\d{4}-\d{2}-\d{2}$/);
+      await expect(page.getByRole("heading", { level: 1, name: "Nabożeństwo niedzielne" })).toBeVisible();
+      await expect(page.getByText("niedziela", { exact: false }).first()).toBeVisible();
+      const data = JSON.parse((await page.locator('script[type="application/ld+json"]').last().textContent())!);
+      expect(data).toMatchObject({
+        "@type": "Event",
+        name: "Nabożeństwo niedzielne",
+        eventStatus: "https://schema.org/EventScheduled",
+        location: { name: "Kampus Wieliczka, skrzydło E" },
+      });
+      expect(data.startDate).toMatch(/T10:00:00\+0[12]:00$/);
+      const ics = await page.getByRole("link", { name: "dodaj do kalendarza" }).getAttribute("href");
+      const res = await page.request.get(ics!);
+      expect(res.headers()["content-type"]).toContain("text/calendar");
+      expect(await res.text()).toContain("SUMMARY:Nabożeństwo niedzielne");
+      expect(elsewhere).toEqual([]);
+    });
+  });
+}
+
+test("the feed answers 304 to its own ETag", async ({ request }) => {
+  const first = await request.get("/kalendarz.ics");
+  expect(first.status()).toBe(200);
+  const body = await first.text();
+  expect(body).toContain("BEGIN:VTIMEZONE");
+  expect(body).toContain("RRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU,FR");
+  const etag = first.headers()["etag"];
+  const again = await request.get("/kalendarz.ics", { headers: { "If-None-Match": etag } });
+  expect(again.status()).toBe(304);
+});
