@@ -9,7 +9,10 @@ import {
   listHistoryPhotosForPastor,
   moveHistoryPhoto,
   removeHistoryPhoto,
+  reorderHistoryPhotos,
 } from "~/features/history/history.server";
+import { SortableList } from "~/components/sortable-list";
+import { STALE_ORDER_MESSAGE, parseOrder } from "~/lib/order";
 import { batchReport } from "~/features/galleries/constants";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
 import { FlashMessage, FormError } from "~/components/forms";
@@ -33,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const UPLOAD_LIMITS = { maxFiles: 20, maxFields: 10, maxFieldBytes: 64 * 1024 };
 
 const listForm = z.object({
-  intent: z.enum(["up", "down", "describe", "delete"]),
+  intent: z.enum(["up", "down", "reorder", "describe", "delete"]),
   id: z.coerce
     .number()
     .int()
@@ -41,6 +44,8 @@ const listForm = z.object({
     .max(2 ** 31 - 1),
   name: z.string().default(""),
   confirmed: z.string().optional(),
+  // A drag's new order (ids joined by commas); `id` is the photo dragged.
+  order: z.string().optional(),
 });
 
 const deleteQuestion = (name: string) => `Usunąć zdjęcie „${name}”? Tego nie można cofnąć.`;
@@ -64,11 +69,17 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const parsed = listForm.safeParse(Object.fromEntries(await readSmallForm(request)));
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
-  const { intent, id, name, confirmed } = parsed.data;
+  const { intent, id, name, confirmed, order } = parsed.data;
   const gone = "Tego zdjęcia już nie ma.";
   if (intent === "up" || intent === "down") {
     const moved = await moveHistoryPhoto(id, intent, { actor: user });
     return done(moved === null ? gone : `Przesunięto zdjęcie „${moved}”.`);
+  }
+  if (intent === "reorder") {
+    const ids = parseOrder(order);
+    if (!ids) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
+    const moved = await reorderHistoryPhotos(ids, id, { actor: user });
+    return done(moved === null ? STALE_ORDER_MESSAGE : `Przesunięto zdjęcie „${moved}”.`);
   }
   if (intent === "describe") {
     const result = await describeHistoryPhoto(id, name, { actor: user });
@@ -128,11 +139,15 @@ export default function PastorHistoryPhotos() {
       {photos.length === 0 ? (
         <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>
       ) : (
-        <ol className="order-list history-photos-edit">
-          {photos.map((p, i) => {
+        <SortableList
+          items={photos.map((p) => ({ ...p, label: p.name }))}
+          action={PASTOR_HISTORY_PHOTOS_PATH}
+          className="order-list history-photos-edit"
+        >
+          {(p, i, count) => {
             const typed = reply?.id === p.id && reply.name !== undefined ? reply.name : p.name;
             return (
-              <li key={`${p.id}-${typed}`} aria-label={p.name}>
+              <>
                 <img
                   src={p.thumb}
                   alt=""
@@ -140,7 +155,8 @@ export default function PastorHistoryPhotos() {
                   height={Math.round((80 * p.height) / p.width) || 80}
                   loading="lazy"
                 />
-                <Form method="post" action={PASTOR_HISTORY_PHOTOS_PATH} className="history-photo-form">
+                {/* A new key when the shown description changes, so the uncontrolled input takes it. */}
+                <Form key={typed} method="post" action={PASTOR_HISTORY_PHOTOS_PATH} className="history-photo-form">
                   <CsrfInput />
                   <input type="hidden" name="id" value={p.id} />
                   <label htmlFor={`history-photo-${p.id}`}>Opis zdjęcia {i + 1}</label>
@@ -154,7 +170,7 @@ export default function PastorHistoryPhotos() {
                         ↑
                       </button>
                     ) : null}
-                    {i < photos.length - 1 ? (
+                    {i < count - 1 ? (
                       <button type="submit" name="intent" value="down" aria-label={`przesuń zdjęcie „${p.name}” niżej`}>
                         ↓
                       </button>
@@ -168,10 +184,10 @@ export default function PastorHistoryPhotos() {
                 >
                   usuń<span className="visually-hidden"> zdjęcie „{p.name}”</span>
                 </ConfirmButton>
-              </li>
+              </>
             );
-          })}
-        </ol>
+          }}
+        </SortableList>
       )}
     </section>
   );

@@ -52,6 +52,19 @@ test("history photos uploaded, moved up and removed; /onas follows at once", asy
   await expect(flash(page)).toHaveText(`Przesunięto zdjęcie „${b}”.`);
   expect(await shownPhotos(visitor)).toEqual([...before, b, a]);
 
+  if (test.info().project.name === "js") {
+    // With the script, also by keyboard on the row's handle: space, arrow down, space.
+    await page.getByRole("button", { name: `przeciągnij „${b}”` }).focus();
+    await page.keyboard.press("Space");
+    await expect(page.locator(".order-list li.dragging")).toHaveCount(1);
+    await page.keyboard.press("ArrowDown");
+    await expect(page.locator('[id^="DndLiveRegion"]')).toContainText(`nad miejscem ${before.length + 2}.`);
+    await page.keyboard.press("Space");
+    await expect(page.locator(".order-list")).not.toHaveAttribute("aria-busy", "true");
+    await expect(rows(page).last()).toHaveAttribute("aria-label", b);
+    expect(await shownPhotos(visitor)).toEqual([...before, a, b]);
+  }
+
   for (const name of [a, b]) {
     await confirmDelete(
       page,

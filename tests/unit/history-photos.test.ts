@@ -146,6 +146,18 @@ describe("history photos", () => {
     });
   });
 
+  it("takes a dragged order naming every photo once, and refuses a stale one", async () => {
+    const [a, b] = await listHistoryPhotosForPastor();
+    const res = await post({ intent: "reorder", id: String(b.id), order: `${b.id},${a.id}` });
+    expect(res.status).toBe(302);
+    expect((await listHistoryPhotosForPastor()).map((p) => p.id)).toEqual([b.id, a.id]);
+    // Missing one (added or removed in another tab meanwhile): nothing moves.
+    expect((await post({ intent: "reorder", id: String(a.id), order: `${a.id}` })).status).toBe(302);
+    expect((await listHistoryPhotosForPastor()).map((p) => p.id)).toEqual([b.id, a.id]);
+    await post({ intent: "reorder", id: String(a.id), order: `${a.id},${b.id}` });
+    expect((await listHistoryPhotosForPastor()).map((p) => p.id)).toEqual([a.id, b.id]);
+  });
+
   it("removes a photo only once confirmed, with every file of it", async () => {
     const rows = await (await db()).select().from(historyPhotos);
     const photo = rows.find((r) => r.name === "chrzest.jpg")!;

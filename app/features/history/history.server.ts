@@ -26,6 +26,7 @@ import { logger } from "~/services/logger.server";
 import { historyPhotos } from "~/services/schema";
 import { type Storage, storage } from "~/services/storage.server";
 import { isExternalImage } from "~/lib/image-variants";
+import { sameMembers } from "~/lib/order";
 
 /** Storage folder of history photos (the demo seed's too). */
 export const HISTORY_FOLDER = "historia";
@@ -157,6 +158,48 @@ export async function moveHistoryPhoto(
     });
     if (name !== null) await contentChanged(db);
     return name;
+  });
+}
+
+/**
+ * A new order after a drag: `order` must name every photo once (a list
+ * changed in another tab meanwhile is refused: null). `moved` is the one
+ * dragged, for the history; its description is returned.
+ */
+export async function reorderHistoryPhotos(
+  order: number[],
+  moved: number,
+  { actor }: { actor: Actor },
+): Promise<string | null> {
+  return withDb(async (db) => {
+    const result = await db.transaction(async (tx) => {
+      await lockOrder(tx);
+      const list = await tx
+        .select({ id: historyPhotos.id, name: historyPhotos.name })
+        .from(historyPhotos)
+        .orderBy(asc(historyPhotos.position), asc(historyPhotos.id));
+      const movedRow = list.find((p) => p.id === moved);
+      if (
+        !movedRow ||
+        !sameMembers(
+          order,
+          list.map((p) => p.id),
+        )
+      )
+        return null;
+      if (order.every((id, i) => list[i].id === id)) return { name: movedRow.name, changed: false };
+      for (const [position, id] of order.entries()) {
+        await tx.update(historyPhotos).set({ position }).where(eq(historyPhotos.id, id));
+      }
+      await recordActivity(tx, {
+        actor,
+        action: "edited",
+        subject: { kind: "history_photo", id: moved, title: movedRow.name },
+      });
+      return { name: movedRow.name, changed: true };
+    });
+    if (result?.changed) await contentChanged(db);
+    return result?.name ?? null;
   });
 }
 
