@@ -1,8 +1,5 @@
 import { defineConfig } from "@playwright/test";
 
-const port = Number(process.env.E2E_PORT ?? 3999);
-export const baseURL = `http://127.0.0.1:${port}`;
-
 // Debian's Chromium; Playwright's own browser download is not available here.
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -20,15 +17,20 @@ const chromium = {
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Each worker starts a server and database of its own (tests/e2e/fixtures.ts),
+  // so two run side by side on two cores; a file's tests run in order.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  globalSetup: "tests/e2e/global-setup.ts",
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Generous: two workers, each with a browser and a server, share two cores,
+  // and a photo resized in the browser or on the server can wait its turn.
+  // A passing test never waits for these.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   // `npm test` sets PLAYWRIGHT_JSON_OUTPUT_NAME to add up the results.
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : "list",
   use: {
-    baseURL,
     browserName: "chromium",
     launchOptions: chromium,
     trace: "off",
@@ -41,13 +43,4 @@ export default defineConfig({
     { name: "js", use: { javaScriptEnabled: true } },
     { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: [/\.js\.spec\.ts$/, /\.http\.spec\.ts$/] },
   ],
-  webServer: {
-    command: "node tests/e2e/server.mjs",
-    url: `${baseURL}/readyz`,
-    env: { E2E_PORT: String(port) },
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-  },
 });

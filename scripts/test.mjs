@@ -4,9 +4,10 @@
 // modules and loaders against a real database) and Playwright (the built
 // server in Chromium, with JavaScript on and off).
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { commandExists, ensureDependencies, freePort, root, run } from "./lib.mjs";
+import { commandExists, ensureDependencies, root, run } from "./lib.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -51,13 +52,33 @@ ensureChromium();
 process.env.VITE_CJS_IGNORE_WARNING ??= "true";
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
+const testDatabaseServer = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+// Databases and temporary folders carry the pid of the process that made them:
+// what killed runs left is removed now, and this run's is removed at its end,
+// also after Ctrl-C (the signal reaches every process of the run; this one
+// waits for them, then cleans up).
+const { sweepLeftovers } = await import("../tests/setup/leftovers.mjs");
+async function sweep() {
+  const removed = await sweepLeftovers(testDatabaseServer);
+  if (removed.length > 0) console.log(`Removed what test runs left behind: ${removed.join(", ")}`);
+}
+await sweep();
+// Every temporary file of this run (servers' data folders, Chromium's
+// profiles, the tests' own) goes in one folder, removed at the end.
+const runTmp = path.join(os.tmpdir(), `zbor-run-${process.pid}`);
+fs.mkdirSync(runTmp, { recursive: true });
+let interrupted = false;
+process.on("SIGINT", () => (interrupted = true));
+process.on("SIGTERM", () => (interrupted = true));
+process.on("exit", () => fs.rmSync(runTmp, { recursive: true, force: true }));
+
 // Not test-results/: Playwright empties that folder when it starts.
 const results = path.join(root, ".cache", "test-summary");
 fs.mkdirSync(results, { recursive: true });
 
 // CI runs every test: the ones that need PostgreSQL fail rather than skip.
 if (/^(1|true)$/i.test(process.env.CI ?? "")) {
-  const url = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const url = testDatabaseServer;
   const { default: postgres } = await import("postgres");
   const sql = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
   try {
@@ -84,16 +105,23 @@ const unitJson = `${results}/unit.json`;
 const e2eJson = `${results}/e2e.json`;
 fs.rmSync(unitJson, { force: true });
 fs.rmSync(e2eJson, { force: true });
-const step = (cmd, args, options = {}) => spawnSync(cmd, args, { cwd: root, stdio: "inherit", ...options }).status;
+const step = (cmd, args, env = {}) =>
+  spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, TMPDIR: runTmp, ...env } }).status;
+async function stopIfInterrupted() {
+  if (!interrupted) return;
+  await sweep();
+  process.exit(130);
+}
 
 console.log("\n== Unit and route tests (vitest) ==");
 const unitStatus = step("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${unitJson}`]);
+await stopIfInterrupted();
 
 console.log("\n== Browser tests (Playwright) ==");
-const port = await freePort();
-const e2eStatus = step("npx", ["playwright", "test"], {
-  env: { ...process.env, E2E_PORT: String(port), PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
-});
+// Each Playwright worker slot starts its server on a free port (tests/e2e/fixtures.ts).
+const e2eStatus = step("npx", ["playwright", "test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson });
+await stopIfInterrupted();
+await sweep();
 
 const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : null);
 const unit = readJson(unitJson);

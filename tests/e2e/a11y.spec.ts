@@ -25,6 +25,34 @@ async function axe(page: Page) {
     .map((v) => `${v.id} (${v.impact}): ${v.help} – ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+// The page a copy is checked in (below): one per worker, kept from scan to
+// scan, so its stylesheets and fonts come from its cache after the first.
+let checker: { page: Page; serves: { url: string; html: string } } | undefined;
+
+async function copyChecker(page: Page) {
+  if (checker && !checker.page.isClosed()) return checker;
+  const context = await page.context().browser()!.newContext({
+    // Contexts made in a test inherit the project's options, JavaScript off included.
+    javaScriptEnabled: true,
+    serviceWorkers: "block",
+  });
+  const copy = await context.newPage();
+  const serves = { url: "", html: "" };
+  await copy.route(
+    () => true,
+    (route) => {
+      const url = route.request().url();
+      if (url === serves.url) {
+        return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: serves.html });
+      }
+      if (new URL(url).host !== new URL(serves.url).host) return route.fulfill({ status: 204, body: "" });
+      return route.continue();
+    },
+  );
+  checker = { page: copy, serves };
+  return checker;
+}
+
 /**
  * axe is a script, and a page without JavaScript runs none. So without
  * JavaScript the page's HTML, as the server sent it and no script changed
@@ -32,31 +60,13 @@ async function axe(page: Page) {
  */
 async function scan(page: Page) {
   if (test.info().project.use.javaScriptEnabled !== false) return axe(page);
-  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
-  const url = page.url().replace(/#.*$/, "");
-  const own = new URL(url).host;
-  const context = await page.context().browser()!.newContext({
-    // Contexts made in a test inherit the project's options, JavaScript off included.
-    javaScriptEnabled: true,
-    viewport: page.viewportSize(),
-    serviceWorkers: "block",
-  });
-  try {
-    const copy = await context.newPage();
-    await copy.route(
-      (u) => u.host !== own,
-      (route) => route.fulfill({ status: 204, body: "" }),
-    );
-    await copy.route(
-      (u) => u.href === url,
-      (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }),
-    );
-    await copy.goto(url);
-    expect(await copy.locator("script").count()).toBe(0);
-    return await axe(copy);
-  } finally {
-    await context.close();
-  }
+  const { page: copy, serves } = await copyChecker(page);
+  serves.html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+  serves.url = page.url().replace(/#.*$/, "");
+  await copy.setViewportSize(page.viewportSize()!);
+  await copy.goto(serves.url);
+  expect(await copy.locator("script").count()).toBe(0);
+  return axe(copy);
 }
 
 /** Heading levels as a screen reader lists them. */

@@ -1,13 +1,14 @@
 // The pastor's signed-in devices, with JavaScript on and off: a second
-// browser shows up in the list and is signed out from the first.
-import { expect, flash, signIn, test } from "./fixtures";
+// browser shows up in the list and is signed out from the first. Both sign
+// in through the form: each is a device of its own.
+import { expect, flash, signInWithForm, test } from "./fixtures";
 
 test("another browser is listed and can be signed out from here", async ({ page, browser }) => {
-  await signIn(page);
+  await signInWithForm(page);
   const other = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
   const otherPage = await other.newPage();
   try {
-    await signIn(otherPage);
+    await signInWithForm(otherPage);
 
     await page.getByRole("link", { name: "zalogowane urządzenia" }).click();
     await expect(page).toHaveURL(/\/strefapastora\/urzadzenia$/);

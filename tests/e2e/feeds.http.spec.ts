@@ -1,7 +1,6 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { expect, test } from "./fixtures";
+import { expect, publicUrl, test } from "./fixtures";
 
-const PUBLIC_URL = `http://localhost:${process.env.E2E_PORT ?? 3999}`;
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: "@",
@@ -16,7 +15,7 @@ test("robots.txt keeps crawlers out of the pastor area and names the sitemap", a
   expect(text).toMatch(/^User-agent: \*$/m);
   expect(text).toMatch(/^Disallow: \/strefapastora$/m);
   expect(text).toMatch(/^Disallow: \/pliki\/$/m);
-  expect(text).toMatch(new RegExp(`^Sitemap: ${PUBLIC_URL}/sitemap.xml$`, "m"));
+  expect(text).toMatch(new RegExp(`^Sitemap: ${publicUrl()}/sitemap.xml$`, "m"));
 });
 
 test("the sitemap is valid and every address in it answers", async ({ request }) => {
@@ -31,8 +30,8 @@ test("the sitemap is valid and every address in it answers", async ({ request })
   expect(urls.some((u) => /\/aktualnosci\/\d+$/.test(u.loc) && u.lastmod)).toBe(true);
   expect(urls.some((u) => /\/galeria\/.+/.test(u.loc) && u.lastmod)).toBe(true);
   for (const { loc } of urls) {
-    expect(loc.startsWith(`${PUBLIC_URL}/`), loc).toBe(true);
-    const page = await request.get(loc.replace(PUBLIC_URL, ""), { maxRedirects: 0 });
+    expect(loc.startsWith(`${publicUrl()}/`), loc).toBe(true);
+    const page = await request.get(loc.replace(publicUrl(), ""), { maxRedirects: 0 });
     expect(page.status(), loc).toBe(200);
   }
 });
@@ -45,10 +44,10 @@ test("the news feed is valid RSS 2.0 whose items lead to the articles", async ({
   const xml = await res.text();
   expect(XMLValidator.validate(xml)).toBe(true);
   const channel = parser.parse(xml).rss.channel;
-  expect(channel["atom:link"]["@href"]).toBe(`${PUBLIC_URL}/aktualnosci/rss.xml`);
+  expect(channel["atom:link"]["@href"]).toBe(`${publicUrl()}/aktualnosci/rss.xml`);
   expect(channel.item.length).toBeGreaterThan(0);
   for (const item of channel.item) {
-    const page = await request.get(item.link.replace(PUBLIC_URL, ""));
+    const page = await request.get(item.link.replace(publicUrl(), ""));
     expect(page.status()).toBe(200);
     expect(await page.text()).toContain(item.title.replace(/&/g, "&amp;"));
   }

@@ -84,7 +84,8 @@ export function photoButton(page: Page, action: string, name: string): Locator {
 export async function addPhotos(page: Page, files: UploadFile[], report: string) {
   await page.getByLabel("Wybierz zdjęcia").setInputFiles(files);
   await page.getByRole("button", { name: "dodaj zdjęcie" }).click();
-  await expect(page.locator(".upload-report").first()).toContainText(report);
+  // Each photo is resized into several sizes first: slow on shared cores.
+  await expect(page.locator(".upload-report").first()).toContainText(report, { timeout: 20_000 });
 }
 
 /** Fills the album fields of the editor. */

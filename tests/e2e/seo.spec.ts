@@ -1,16 +1,14 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { sampleFacts } from "../../app/content/church";
-import { PUBLIC_PAGES, expect, test } from "./fixtures";
+import { PUBLIC_PAGES, expect, publicUrl, test } from "./fixtures";
 
-// tests/e2e/server.mjs sets PUBLIC_URL to this address: another host than
+// tests/e2e/server.mjs sets PUBLIC_URL to publicUrl(): another host than
 // the one the browser uses, so every absolute link must come from the setting.
-const PUBLIC_URL = `http://localhost:${process.env.E2E_PORT ?? 3999}`;
-
 const attr = (page: Page, selector: string, name = "content") => page.locator(`head ${selector}`).getAttribute(name);
 
 async function expectSharingTags(page: Page, path: string) {
-  const url = `${PUBLIC_URL}${path}`;
+  const url = `${publicUrl()}${path}`;
   await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", url);
   await expect(page.locator('head meta[property="og:url"]')).toHaveAttribute("content", url);
   await expect(page.locator('head meta[property="og:site_name"]')).toHaveAttribute("content", sampleFacts.name);
@@ -20,7 +18,7 @@ async function expectSharingTags(page: Page, path: string) {
   expect((await attr(page, 'meta[name="description"]'))?.length).toBeGreaterThan(10);
   await expect(page.locator('head meta[name="twitter:card"]')).toHaveAttribute("content", /^summary(_large_image)?$/);
   const feed = page.locator('head link[rel="alternate"][type="application/rss+xml"]');
-  await expect(feed).toHaveAttribute("href", `${PUBLIC_URL}/aktualnosci/rss.xml`);
+  await expect(feed).toHaveAttribute("href", `${publicUrl()}/aktualnosci/rss.xml`);
   await expect(feed).toHaveCount(1);
   await expect(page.locator('head meta[name="robots"]')).toHaveCount(0);
 }
@@ -32,7 +30,7 @@ async function structuredData(page: Page): Promise<Record<string, unknown>[]> {
 }
 
 /** An address under PUBLIC_URL, fetched from the server the tests run. */
-const local = (url: string) => url.replace(PUBLIC_URL, "");
+const local = (url: string) => url.replace(publicUrl(), "");
 
 for (const path of PUBLIC_PAGES) {
   test(`${path} has a canonical address, Open Graph and Twitter tags and the news feed`, async ({ page }) => {
@@ -50,7 +48,7 @@ test("the home page and the contact page describe the congregation as a Church",
       name: sampleFacts.name,
       email: sampleFacts.email,
       sameAs: [sampleFacts.videoChannelUrl],
-      url: `${PUBLIC_URL}/`,
+      url: `${publicUrl()}/`,
       address: { "@type": "PostalAddress", streetAddress: sampleFacts.street },
     });
     expect((data.event as { eventSchedule: { byDay: string[] } }[]).map((e) => e.eventSchedule.byDay)).toEqual([
@@ -78,7 +76,7 @@ test("an article is shared with its header, excerpt and a 1200 px JPEG, and desc
   await expect(page.locator('head meta[property="og:type"]')).toHaveAttribute("content", "article");
   await expect(page.locator('head meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
   const image = (await attr(page, 'meta[property="og:image"]'))!;
-  expect(image).toMatch(new RegExp(`^${PUBLIC_URL}/pliki/aktualnosci/.+-1200\\.jpeg$`));
+  expect(image).toMatch(new RegExp(`^${publicUrl()}/pliki/aktualnosci/.+-1200\\.jpeg$`));
   expect(await attr(page, 'meta[name="twitter:image"]')).toBe(image);
 
   const file = await request.get(local(image));
@@ -93,7 +91,7 @@ test("an article is shared with its header, excerpt and a 1200 px JPEG, and desc
     "@type": "NewsArticle",
     headline: header,
     image: [image],
-    mainEntityOfPage: { "@id": `${PUBLIC_URL}${href}` },
+    mainEntityOfPage: { "@id": `${publicUrl()}${href}` },
     author: { "@type": "Organization", name: sampleFacts.name },
     publisher: { "@type": "Organization", name: sampleFacts.name },
   });
@@ -106,7 +104,7 @@ test("an album is shared with its cover", async ({ page, request }) => {
   await page.goto(href);
   await expectSharingTags(page, href);
   const image = (await attr(page, 'meta[property="og:image"]'))!;
-  expect(image).toMatch(new RegExp(`^${PUBLIC_URL}/pliki/galeria/.+\\.jpeg$`));
+  expect(image).toMatch(new RegExp(`^${publicUrl()}/pliki/galeria/.+\\.jpeg$`));
   // The cover is the album's first photo.
   const first = (await page.locator("main .photo-grid a").first().getAttribute("href"))!;
   expect(local(image).replace(/-\d+\.jpeg$/, ".jpg")).toBe(first);

@@ -9,7 +9,8 @@ import path from "node:path";
 import postgres from "postgres";
 
 const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zbor-e2e-"));
+// The pid in the name lets a later run remove it if this one is killed (tests/setup/leftovers.mjs).
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `zbor-e2e-${process.pid}-`));
 const env = {
   ...process.env,
   NODE_ENV: "production",
@@ -24,6 +25,8 @@ const env = {
   PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? "3999"}`,
   // Browser tests share two cores; rendering pages nobody asked for only slows them.
   WARM_PAGES: "0",
+  // No test here is about the cost of hashing (tests/unit/auth-throttle.test.ts is).
+  ARGON2_TEST_CHEAP: "1",
 };
 delete env.DATABASE_URL;
 
@@ -69,6 +72,18 @@ async function stop(signal) {
 }
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGINT", () => stop("SIGTERM"));
+// Started for a Playwright run (tests/e2e/fixtures.ts): stop with it, also
+// when it was killed before it could stop us.
+const owner = Number(process.env.E2E_OWNER_PID);
+if (owner) {
+  setInterval(() => {
+    try {
+      process.kill(owner, 0);
+    } catch (error) {
+      if (error.code === "ESRCH") stop("SIGTERM");
+    }
+  }, 1000).unref();
+}
 child.on("exit", (code) => {
   if (!stopping) process.exit(code ?? 1);
 });

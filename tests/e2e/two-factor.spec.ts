@@ -6,7 +6,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { generateTOTP } from "@epic-web/totp";
 import type { Browser, Page } from "@playwright/test";
-import { PASTOR, expect, flash, signIn, test } from "./fixtures";
+import { PASTOR, expect, flash, signInWithForm as signIn, test } from "./fixtures";
+// Every sign-in here goes through the form: the second factor is about signing in.
 
 const PAGE = "/strefapastora/weryfikacja-dwuetapowa";
 
