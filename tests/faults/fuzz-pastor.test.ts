@@ -8,7 +8,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createScratchDatabase, postgresAvailable } from "../setup/database";
-import { type RunningServer, startBuiltServer } from "./server";
+import { type RunningServer, signInTo, startBuiltServer } from "./server";
 
 // The content is read straight from the server's database, which needs a
 // Postgres server (an embedded database has one owner only).
@@ -53,26 +53,7 @@ beforeAll(async () => {
     ADMIN_EMAIL: EMAIL,
     ADMIN_PASSWORD: PASSWORD,
   });
-  const page = await fetch(`${server.base}/strefapastora/logowanie`);
-  const loginCsrf = (await page.text()).match(/name="csrf" value="([^"]+)"/)![1];
-  const login = await fetch(`${server.base}/strefapastora/logowanie`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      Origin: server.base,
-      Cookie: page.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0])
-        .join("; "),
-      "Content-Type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({ csrf: loginCsrf, email: EMAIL, password: PASSWORD }),
-  });
-  expect(login.status).toBe(302);
-  cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await signInTo(server, EMAIL, PASSWORD);
   const panel = await fetch(`${server.base}/strefapastora/artykuly/dodaj`, { headers: { Cookie: cookie } });
   csrf = (await panel.text()).match(/name="csrf" value="([^"]+)"/)![1];
 }, 120_000);

@@ -74,3 +74,23 @@ export async function startBuiltServer(env: Record<string, string>, cwd?: string
     },
   };
 }
+
+const cookiesOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+
+/** Signs in through the real sign-in form of a running server; returns the session's Cookie header. */
+export async function signInTo(server: { base: string }, email: string, password: string): Promise<string> {
+  const page = await fetch(`${server.base}/strefapastora/logowanie`);
+  const csrf = (await page.text()).match(/name="csrf" value="([^"]+)"/)![1];
+  const login = await fetch(`${server.base}/strefapastora/logowanie`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: server.base, Cookie: cookiesOf(page), "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf, email, password }),
+  });
+  if (login.status !== 302) throw new Error(`sign-in answered ${login.status}`);
+  return cookiesOf(login);
+}
