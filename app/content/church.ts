@@ -73,7 +73,6 @@ export const meeting = (m: Omit<Meeting, "when">): Meeting => ({ ...m, when: mee
 
 export const church = {
   timeZone: "Europe/Warsaw",
-  calendarId: "pl.polish#holiday@group.v.calendar.google.com", // PLACEHOLDER: the congregation's calendar
 
   // A new site's sample events (app/features/events/samples.server.ts): the
   // page text and the structured data come from the events, these seed them.
@@ -198,16 +197,6 @@ export const sampleMinistries: { name: string; people: string[]; description: st
   { name: "Służba techniczna", people: ["Krzysztof Jankowski", "Bartosz Mazur"], description: "" },
   { name: "Skarbnik", people: ["Barbara Krawczyk"], description: "" },
 ];
-
-export const calendarEmbedUrl = `https://calendar.google.com/calendar/embed?${new URLSearchParams({
-  src: church.calendarId,
-  ctz: church.timeZone,
-  height: "600",
-  showTitle: "0",
-  showNav: "0",
-  showTabs: "0",
-  showPrint: "0",
-})}`;
 
 export const navigation = [
   { to: HOME_PATH, label: "Strona główna" },

@@ -6,7 +6,8 @@ export function createNonce(): string {
   return crypto.randomBytes(16).toString("base64");
 }
 
-const FRAME_SOURCES = ["https://www.google.com", "https://maps.google.com", "https://calendar.google.com"];
+// The map on / and /kontakt; the calendar is the site's own (no frame).
+const FRAME_SOURCES = ["https://www.google.com", "https://maps.google.com"];
 
 function storageOrigin(): string | null {
   const s = config().storage;
