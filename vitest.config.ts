@@ -12,6 +12,8 @@ export default defineConfig({
     globalSetup: ["tests/setup/global-database.ts"],
     setupFiles: ["tests/setup/setup-test-env.ts"],
     pool: "forks",
+    // Two files at a time: most of a file's time is spent waiting on the database and servers.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
