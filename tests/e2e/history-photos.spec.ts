@@ -5,6 +5,7 @@ import type { Page } from "@playwright/test";
 import { expect, flash, signIn, test } from "./fixtures";
 import { confirmDelete } from "./bin.helpers";
 import { photo } from "./galleries.helpers";
+import { keyboardMove } from "./sortable.helpers";
 
 const PAGE = "/strefapastora/zdjecia-historii";
 
@@ -54,13 +55,7 @@ test("history photos uploaded, moved up and removed; /onas follows at once", asy
 
   if (test.info().project.name === "js") {
     // With the script, also by keyboard on the row's handle: space, arrow down, space.
-    await page.getByRole("button", { name: `przeciągnij „${b}”` }).focus();
-    await page.keyboard.press("Space");
-    await expect(page.locator(".order-list li.dragging")).toHaveCount(1);
-    await page.keyboard.press("ArrowDown");
-    await expect(page.locator('[id^="DndLiveRegion"]')).toContainText(`nad miejscem ${before.length + 2}.`);
-    await page.keyboard.press("Space");
-    await expect(page.locator(".order-list")).not.toHaveAttribute("aria-busy", "true");
+    await keyboardMove(page, page.getByRole("button", { name: `przeciągnij „${b}”` }), "ArrowDown", before.length + 2);
     await expect(rows(page).last()).toHaveAttribute("aria-label", b);
     expect(await shownPhotos(visitor)).toEqual([...before, a, b]);
   }

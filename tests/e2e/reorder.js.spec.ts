@@ -4,24 +4,11 @@
 // once, and the page says what moved.
 import type { Locator, Page } from "@playwright/test";
 import { expect, flash, signIn, test } from "./fixtures";
+import { keyboardMove } from "./sortable.helpers";
 
 async function titles(visitor: Page, path: string, selector: string) {
   await visitor.goto(path);
   return visitor.locator(selector).allTextContents();
-}
-
-/** Moves a row by keyboard on its handle: space lifts it, an arrow moves it one place, space drops it. */
-async function keyboardMove(page: Page, handle: Locator, key: "ArrowUp" | "ArrowDown", place: number) {
-  const live = page.locator('[id^="DndLiveRegion"]');
-  await handle.focus();
-  await page.keyboard.press("Space");
-  await expect(page.locator(".order-list li.dragging")).toHaveCount(1);
-  await page.keyboard.press(key);
-  await expect(live).toContainText(`nad miejscem ${place}.`);
-  await page.keyboard.press("Space");
-  await expect(page.locator(".order-list li.dragging")).toHaveCount(0);
-  // Saved (and the page's data read again) once the list is no longer busy.
-  await expect(page.locator(".order-list")).not.toHaveAttribute("aria-busy", "true");
 }
 
 /** A mouse drag from one handle to another row, in small steps as a hand does. */
