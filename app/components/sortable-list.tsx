@@ -41,6 +41,16 @@ function useHydrated() {
   return hydrated;
 }
 
+/** The page's own scroll behaviour is set aside while a row is lifted (the list scrolls the page itself)… */
+function instantScrolling() {
+  document.documentElement.style.scrollBehavior = "auto";
+}
+
+/** …and given back once it is dropped or the move is cancelled. */
+function smoothScrolling() {
+  document.documentElement.style.removeProperty("scroll-behavior");
+}
+
 export function SortableList<T extends SortableItem>({
   items,
   action,
@@ -63,8 +73,16 @@ export function SortableList<T extends SortableItem>({
   const saving = fetcher.state !== "idle";
   const shown = saving && pending ? pending.flatMap((id) => byId.get(id) ?? []) : items;
   const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 }, onActivation: instantScrolling }),
+    // Rows can be taller than a phone's screen, so moving one scrolls the page;
+    // a smooth scroll (the site's default) would still be under way when the
+    // row under the lifted one is judged, and an arrow could land it a place
+    // off on a slow device. While a row is lifted, the page scrolls at once.
+    useSensor(KeyboardSensor, {
+      coordinateGetter: sortableKeyboardCoordinates,
+      scrollBehavior: "instant",
+      onActivation: instantScrolling,
+    }),
   );
 
   const labelOf = (id: UniqueIdentifier) => byId.get(Number(id))?.label ?? "";
@@ -81,6 +99,7 @@ export function SortableList<T extends SortableItem>({
   };
 
   function onDragEnd({ active, over }: DragEndEvent) {
+    smoothScrolling();
     if (!over || active.id === over.id) return;
     const ids = shown.map((i) => i.id);
     const from = ids.indexOf(Number(active.id));
@@ -106,6 +125,7 @@ export function SortableList<T extends SortableItem>({
         sensors={sensors}
         collisionDetection={closestCenter}
         onDragEnd={onDragEnd}
+        onDragCancel={smoothScrolling}
         accessibility={{
           announcements,
           screenReaderInstructions: {
