@@ -1,12 +1,13 @@
 // The pastor's changes to the ministries of /sluzby: each in one transaction
 // with its history entry, then the content version so every instance's
 // pages follow at once.
-import { asc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { type Actor, recordActivity } from "~/features/activity/activity.server";
+import { type OrderedList, moveRow, reorderRows } from "~/features/ordering/ordered-rows.server";
 import { contentChanged } from "~/services/content-version.server";
 import { type Db, withDb } from "~/services/db.server";
 import { ministries } from "~/services/schema";
-import { STALE_ORDER_MESSAGE, sameMembers } from "~/lib/order";
+import { STALE_ORDER_MESSAGE } from "~/lib/order";
 
 export const MINISTRY_NAME_MAX = 200;
 export const MINISTRY_TEXT_MAX = 5_000;
@@ -106,72 +107,40 @@ export async function updateMinistry(
   });
 }
 
-/** ↑ or ↓: swaps the ministry with its neighbour (the whole list renumbered, so ties from older rows cannot stall it). */
+const MINISTRY_ORDER: OrderedList = {
+  table: ministries,
+  id: ministries.id,
+  position: ministries.position,
+  label: ministries.name,
+  kind: "ministry",
+};
+
+/** ↑ or ↓: swaps the ministry with its neighbour. */
 export async function moveMinistry(
   id: number,
   way: "up" | "down",
   { actor }: { actor: Actor },
 ): Promise<MinistryResult> {
   return withDb(async (db) => {
-    const result = await db.transaction(async (tx) => {
-      await tx.execute(sql`lock table ${ministries} in share row exclusive mode`);
-      const list = await tx
-        .select({ id: ministries.id, name: ministries.name })
-        .from(ministries)
-        .orderBy(asc(ministries.position), asc(ministries.id));
-      const i = list.findIndex((m) => m.id === id);
-      if (i < 0) return notFound;
-      const j = way === "up" ? i - 1 : i + 1;
-      if (j < 0 || j >= list.length) return { ok: true as const, name: list[i].name };
-      [list[i], list[j]] = [list[j], list[i]];
-      for (const [position, m] of list.entries()) {
-        await tx.update(ministries).set({ position }).where(eq(ministries.id, m.id));
-      }
-      await recordActivity(tx, { actor, action: "edited", subject: { kind: "ministry", id, title: list[j].name } });
-      return { ok: true as const, name: list[j].name };
-    });
-    return afterCommit(db, result);
+    const change = await db.transaction((tx) => moveRow(tx, MINISTRY_ORDER, id, way, actor));
+    return afterCommit(db, change.status === "done" ? { ok: true as const, name: change.label } : notFound);
   });
 }
 
-/**
- * A new order after a drag: `order` must name every ministry once (a list
- * changed in another tab meanwhile is refused, not reordered from a stale
- * picture). `moved` is the one dragged, for the history.
- */
+/** A new order after a drag (see reorderRows); a list changed in another tab meanwhile is refused. */
 export async function reorderMinistries(
   order: number[],
   moved: number,
   { actor }: { actor: Actor },
 ): Promise<MinistryResult> {
   return withDb(async (db) => {
-    const result = await db.transaction(async (tx): Promise<MinistryResult> => {
-      await tx.execute(sql`lock table ${ministries} in share row exclusive mode`);
-      const list = await tx
-        .select({ id: ministries.id, name: ministries.name })
-        .from(ministries)
-        .orderBy(asc(ministries.position), asc(ministries.id));
-      const movedRow = list.find((m) => m.id === moved);
-      if (
-        !movedRow ||
-        !sameMembers(
-          order,
-          list.map((m) => m.id),
-        )
-      )
-        return { ok: false, status: 409, error: STALE_ORDER_MESSAGE };
-      if (order.every((id, i) => list[i].id === id)) return { ok: true, name: movedRow.name };
-      for (const [position, id] of order.entries()) {
-        await tx.update(ministries).set({ position }).where(eq(ministries.id, id));
-      }
-      await recordActivity(tx, {
-        actor,
-        action: "edited",
-        subject: { kind: "ministry", id: moved, title: movedRow.name },
-      });
-      return { ok: true, name: movedRow.name };
-    });
-    return afterCommit(db, result);
+    const change = await db.transaction((tx) => reorderRows(tx, MINISTRY_ORDER, order, moved, actor));
+    return afterCommit(
+      db,
+      change.status === "done"
+        ? { ok: true as const, name: change.label }
+        : { ok: false as const, status: 409 as const, error: STALE_ORDER_MESSAGE },
+    );
   });
 }
 

@@ -4,8 +4,8 @@
 // content version, so every instance's pages follow at once.
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { type Actor, recordActivity } from "~/features/activity/activity.server";
-import { sameMembers } from "~/lib/order";
 import { clock } from "~/services/clock.server";
+import { type OrderedList, lockOrder, moveRow, reorderRows } from "~/features/ordering/ordered-rows.server";
 import { contentChanged } from "~/services/content-version.server";
 import { type Db, withDb } from "~/services/db.server";
 import { testimonies } from "~/services/schema";
@@ -112,8 +112,15 @@ async function afterCommit<T extends { ok: boolean }>(db: Db, result: T): Promis
   return result;
 }
 
-// Moves and new rows renumber or append under this lock, so two at once cannot tie.
-const lockOrder = (tx: Pick<Db, "execute">) => tx.execute(sql`lock table ${testimonies} in share row exclusive mode`);
+/** The testimonies outside the bin, in the order /onas shows them. */
+const TESTIMONY_ORDER: OrderedList = {
+  table: testimonies,
+  id: testimonies.id,
+  position: testimonies.position,
+  label: testimonies.title,
+  kind: "testimony",
+  where: notBinned,
+};
 
 export async function addTestimony(input: TestimonyInput, { actor }: { actor: Actor }): Promise<TestimonyResult> {
   const checked = checkTestimony(input);
@@ -123,7 +130,7 @@ export async function addTestimony(input: TestimonyInput, { actor }: { actor: Ac
     afterCommit(
       db,
       await db.transaction(async (tx) => {
-        await lockOrder(tx);
+        await lockOrder(tx, TESTIMONY_ORDER);
         const [{ next }] = await tx
           .select({ next: sql<number>`coalesce(max(${testimonies.position}) + 1, 0)::int` })
           .from(testimonies)
@@ -214,81 +221,37 @@ export async function setTestimonyHidden(
   });
 }
 
-/** ↑ or ↓: swaps the testimony with its neighbour (the whole list renumbered, so ties from older rows cannot stall it). */
+/** ↑ or ↓: swaps the testimony with its neighbour. */
 export async function moveTestimony(
   id: number,
   way: "up" | "down",
   { actor }: { actor: Actor },
 ): Promise<TestimonyResult> {
   return withDb(async (db) => {
-    const result: TestimonyResult = await db.transaction(async (tx) => {
-      await lockOrder(tx);
-      const list = await tx
-        .select({ id: testimonies.id, title: testimonies.title })
-        .from(testimonies)
-        .where(notBinned)
-        .orderBy(asc(testimonies.position), asc(testimonies.id));
-      const i = list.findIndex((t) => t.id === id);
-      if (i < 0) return { ok: false as const, status: 404 as const };
-      const j = way === "up" ? i - 1 : i + 1;
-      if (j < 0 || j >= list.length) return { ok: true as const, id, title: list[i].title };
-      [list[i], list[j]] = [list[j], list[i]];
-      await renumber(tx, list);
-      await recordActivity(tx, { actor, action: "edited", subject: { kind: "testimony", id, title: list[j].title } });
-      return { ok: true as const, id, title: list[j].title };
-    });
-    return afterCommit(db, result);
+    const change = await db.transaction((tx) => moveRow(tx, TESTIMONY_ORDER, id, way, actor));
+    return afterCommit(
+      db,
+      change.status === "done"
+        ? { ok: true as const, id, title: change.label }
+        : { ok: false as const, status: 404 as const },
+    );
   });
 }
 
-async function renumber(tx: Pick<Db, "update">, list: { id: number }[]) {
-  for (const [position, t] of list.entries()) {
-    await tx.update(testimonies).set({ position }).where(eq(testimonies.id, t.id));
-  }
-}
-
-/**
- * A new order after a drag: `order` must name every testimony outside the
- * bin once (a list changed in another tab meanwhile is refused, not
- * reordered from a stale picture). `moved` is the one dragged, for the history.
- */
+/** A new order after a drag (see reorderRows); a list changed in another tab meanwhile is refused. */
 export async function reorderTestimonies(
   order: number[],
   moved: number,
   { actor }: { actor: Actor },
 ): Promise<TestimonyResult | { ok: false; status: 409; stale: true }> {
   return withDb(async (db) => {
-    const result = await db.transaction(async (tx) => {
-      await lockOrder(tx);
-      const list = await tx
-        .select({ id: testimonies.id, title: testimonies.title })
-        .from(testimonies)
-        .where(notBinned)
-        .orderBy(asc(testimonies.position), asc(testimonies.id));
-      const movedRow = list.find((t) => t.id === moved);
-      if (
-        !movedRow ||
-        !sameMembers(
-          order,
-          list.map((t) => t.id),
-        )
-      ) {
-        return { ok: false as const, status: 409 as const, stale: true as const };
-      }
-      const done = { ok: true as const, id: moved, title: movedRow.title };
-      if (order.every((id, i) => list[i].id === id)) return done;
-      await renumber(
-        tx,
-        order.map((id) => ({ id })),
-      );
-      await recordActivity(tx, {
-        actor,
-        action: "edited",
-        subject: { kind: "testimony", id: moved, title: movedRow.title },
-      });
-      return done;
-    });
-    return afterCommit(db, result);
+    const change = await db.transaction((tx) => reorderRows(tx, TESTIMONY_ORDER, order, moved, actor));
+    return afterCommit(
+      db,
+      change.status === "done"
+        ? { ok: true as const, id: moved, title: change.label }
+        : { ok: false as const, status: 409 as const, stale: true as const },
+    );
   });
 }
 

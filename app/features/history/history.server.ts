@@ -12,8 +12,9 @@ import {
   thumbnailUrl,
   unreferencedImages,
 } from "~/features/galleries/galleries.server";
+import { type OrderedList, lockOrder, moveRow, reorderRows } from "~/features/ordering/ordered-rows.server";
 import { contentChanged } from "~/services/content-version.server";
-import { type Db, withDb } from "~/services/db.server";
+import { withDb } from "~/services/db.server";
 import {
   ImageRejected,
   type ImageView,
@@ -26,7 +27,6 @@ import { logger } from "~/services/logger.server";
 import { historyPhotos } from "~/services/schema";
 import { type Storage, storage } from "~/services/storage.server";
 import { isExternalImage } from "~/lib/image-variants";
-import { sameMembers } from "~/lib/order";
 
 /** Storage folder of history photos (the demo seed's too). */
 export const HISTORY_FOLDER = "historia";
@@ -77,7 +77,13 @@ export async function listHistoryPhotosForPastor(store: Storage = storage()): Pr
 export type HistoryPhotoResult = { name: string; ok: true } | { name: string; ok: false; reason: string };
 
 // Moves and new rows renumber or append under this lock, so two at once cannot tie.
-const lockOrder = (tx: Pick<Db, "execute">) => tx.execute(sql`lock table ${historyPhotos} in share row exclusive mode`);
+const HISTORY_ORDER: OrderedList = {
+  table: historyPhotos,
+  id: historyPhotos.id,
+  position: historyPhotos.position,
+  label: historyPhotos.name,
+  kind: "history_photo",
+};
 
 /**
  * Adds photos at the end, one at a time (one decoded photo in memory per
@@ -102,7 +108,7 @@ export async function addHistoryPhotos(
     try {
       await withDb((db) =>
         db.transaction(async (tx) => {
-          await lockOrder(tx);
+          await lockOrder(tx, HISTORY_ORDER);
           const [{ next }] = await tx
             .select({ next: sql<number>`coalesce(max(${historyPhotos.position}) + 1, 0)::int` })
             .from(historyPhotos);
@@ -128,78 +134,31 @@ export async function addHistoryPhotos(
   return results;
 }
 
-/** ↑ or ↓: swaps the photo with its neighbour (the whole list renumbered). False when the photo is gone. */
+/** ↑ or ↓: swaps the photo with its neighbour. Null when the photo is gone. */
 export async function moveHistoryPhoto(
   id: number,
   way: "up" | "down",
   { actor }: { actor: Actor },
 ): Promise<string | null> {
   return withDb(async (db) => {
-    const name = await db.transaction(async (tx) => {
-      await lockOrder(tx);
-      const list = await tx
-        .select({ id: historyPhotos.id, name: historyPhotos.name })
-        .from(historyPhotos)
-        .orderBy(asc(historyPhotos.position), asc(historyPhotos.id));
-      const i = list.findIndex((p) => p.id === id);
-      if (i < 0) return null;
-      const j = way === "up" ? i - 1 : i + 1;
-      if (j < 0 || j >= list.length) return list[i].name;
-      [list[i], list[j]] = [list[j], list[i]];
-      for (const [position, p] of list.entries()) {
-        await tx.update(historyPhotos).set({ position }).where(eq(historyPhotos.id, p.id));
-      }
-      await recordActivity(tx, {
-        actor,
-        action: "edited",
-        subject: { kind: "history_photo", id, title: list[j].name },
-      });
-      return list[j].name;
-    });
-    if (name !== null) await contentChanged(db);
-    return name;
+    const change = await db.transaction((tx) => moveRow(tx, HISTORY_ORDER, id, way, actor));
+    if (change.status !== "done") return null;
+    await contentChanged(db);
+    return change.label;
   });
 }
 
-/**
- * A new order after a drag: `order` must name every photo once (a list
- * changed in another tab meanwhile is refused: null). `moved` is the one
- * dragged, for the history; its description is returned.
- */
+/** A new order after a drag (see reorderRows); null when the list changed in another tab meanwhile. */
 export async function reorderHistoryPhotos(
   order: number[],
   moved: number,
   { actor }: { actor: Actor },
 ): Promise<string | null> {
   return withDb(async (db) => {
-    const result = await db.transaction(async (tx) => {
-      await lockOrder(tx);
-      const list = await tx
-        .select({ id: historyPhotos.id, name: historyPhotos.name })
-        .from(historyPhotos)
-        .orderBy(asc(historyPhotos.position), asc(historyPhotos.id));
-      const movedRow = list.find((p) => p.id === moved);
-      if (
-        !movedRow ||
-        !sameMembers(
-          order,
-          list.map((p) => p.id),
-        )
-      )
-        return null;
-      if (order.every((id, i) => list[i].id === id)) return { name: movedRow.name, changed: false };
-      for (const [position, id] of order.entries()) {
-        await tx.update(historyPhotos).set({ position }).where(eq(historyPhotos.id, id));
-      }
-      await recordActivity(tx, {
-        actor,
-        action: "edited",
-        subject: { kind: "history_photo", id: moved, title: movedRow.name },
-      });
-      return { name: movedRow.name, changed: true };
-    });
-    if (result?.changed) await contentChanged(db);
-    return result?.name ?? null;
+    const change = await db.transaction((tx) => reorderRows(tx, HISTORY_ORDER, order, moved, actor));
+    if (change.status !== "done") return null;
+    if (change.changed) await contentChanged(db);
+    return change.label;
   });
 }
 
