@@ -6,20 +6,21 @@ import { eventPageLoader } from "~/features/events/event-page.server";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { seo } from "~/features/seo/seo";
 
+// Also the page of one occurrence of a recurring event (kalendarz.$id_.$day.tsx).
 export function loader({ params }: LoaderFunctionArgs) {
-  return eventPageLoader(params.id, null);
+  return eventPageLoader(params.id, params.day ?? null);
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   args.data?.e ? seo(args, { page: args.data.e.title }) : [...seo(args), { name: "robots", content: "noindex" }];
 
 export default function CalendarEvent() {
-  const { e, path } = useLoaderData<typeof loader>();
+  const { e, path, address } = useLoaderData<typeof loader>();
   const origin = useOrigin();
   return (
     <>
       <EventPage e={e} />
-      {e && path ? <JsonLd data={eventJsonLd(origin, path, e, "Wieliczka")} /> : null}
+      {e && path ? <JsonLd data={eventJsonLd(origin, path, e, address)} /> : null}
     </>
   );
 }

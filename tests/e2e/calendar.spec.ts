@@ -27,7 +27,11 @@ for (const javaScriptEnabled of [true, false]) {
         "@type": "Event",
         name: "Nabożeństwo niedzielne",
         eventStatus: "https://schema.org/EventScheduled",
-        location: { name: "Kampus Wieliczka, skrzydło E" },
+        // The address is the congregation's own, as on /kontakt.
+        location: {
+          name: "Kampus Wieliczka, skrzydło E",
+          address: "ul. Marszałka Józefa Piłsudskiego 105, 32-020 Wieliczka",
+        },
       });
       expect(data.startDate).toMatch(/T10:00:00\+0[12]:00$/);
       const ics = await page.getByRole("link", { name: "dodaj do kalendarza" }).getAttribute("href");

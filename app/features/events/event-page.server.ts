@@ -1,5 +1,6 @@
 import { data } from "@remix-run/node";
 import type { EventPageData } from "~/features/events/event-page";
+import { publicFacts, readFacts } from "~/features/church/facts.server";
 import { occurrencePage } from "~/features/events/calendar.server";
 import { CALENDAR_TIME_ZONE } from "~/features/events/recurrence";
 import { calendarEventPath } from "~/lib/paths";
@@ -27,8 +28,11 @@ export function withOffset(instant: Date): string {
 
 /** The loader of an occurrence's page (404 with the page's message when there is none). */
 export async function eventPageLoader(id: string | undefined, day: string | null) {
-  const found = await occurrencePage(id ?? "", day);
-  if (!found) return data({ e: null as EventPageData | null, path: null as string | null }, { status: 404 });
+  const [found, stored] = await Promise.all([occurrencePage(id ?? "", day), readFacts()]);
+  // Where the congregation meets: an event's place when it names none, and the address search engines show.
+  const { street, postalCode, city } = publicFacts(stored).address;
+  const address = `${street}, ${postalCode} ${city}`;
+  if (!found) return data({ e: null as EventPageData | null, path: null as string | null, address }, { status: 404 });
   const { event, occurrence: o, label, time } = found;
   const e: EventPageData = {
     id: event.id,
@@ -44,5 +48,5 @@ export async function eventPageLoader(id: string | undefined, day: string | null
     end: o.end ? (o.allDay ? null : withOffset(o.end)) : null,
     allDay: o.allDay,
   };
-  return data({ e, path: calendarEventPath(event.id, event.repeat === "none" ? null : o.key) });
+  return data({ e, path: calendarEventPath(event.id, event.repeat === "none" ? null : o.key), address });
 }
