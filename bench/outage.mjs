@@ -7,10 +7,10 @@
 // included), then how long until a save succeeds after recovery and until
 // that change is on the public page.
 //
-//   npm run build && node bench/outage.mjs     (needs PostgreSQL; no bench packages)
+//   npm run build && node --import tsx bench/outage.mjs     (needs PostgreSQL; no bench packages)
 //   BENCH_DURATION=30 BENCH_CONNECTIONS=20
 // Numbers are printed, never asserted (tests/faults/db-outage.test.ts asserts).
-import net from "node:net";
+import { startTcpProxy } from "../tests/tcp-proxy.ts";
 import { csrfIn, signIn, startServer } from "./lib.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 30);
@@ -19,49 +19,12 @@ const PAGES = ["/", "/aktualnosci", "/galeria", "/kontakt", "/onas", "/sluzby", 
 const EMAIL = "awaria@example.org";
 const PASSWORD = "haslo-awaria-bazy-2026";
 
-/** A TCP proxy whose line can be cut (open connections ended, new ones hung up) and restored. */
-async function tcpProxy(targetPort) {
-  const open = new Set();
-  let cut = false;
-  const server = net.createServer((client) => {
-    if (cut) return client.destroy();
-    const upstream = net.connect(targetPort, "127.0.0.1");
-    open.add(client).add(upstream);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-      open.delete(client);
-      open.delete(upstream);
-    };
-    client.on("error", end).on("close", end);
-    upstream.on("error", end).on("close", end);
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: server.address().port,
-    cut() {
-      cut = true;
-      for (const s of open) s.destroy();
-      open.clear();
-    },
-    restore() {
-      cut = false;
-    },
-    close() {
-      cut = true;
-      for (const s of open) s.destroy();
-      return new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 let proxy;
 const server = await startServer({
   env: { SEED_DEMO: "0", ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD },
   async prepare(env) {
     const url = new URL(env.DATABASE_URL);
-    proxy = await tcpProxy(Number(url.port || 5432));
+    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.hostname = "127.0.0.1";
     url.port = String(proxy.port);
     env.DATABASE_URL = url.toString();
