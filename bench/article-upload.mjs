@@ -10,34 +10,12 @@
 // and its peak resident set is read from VmHWM in /proc/<pid>/status.
 // Each configuration gets a fresh server so that its peak is its own.
 import os from "node:os";
-import sharp from "sharp";
-import { memory, signIn, startServer } from "./lib.mjs";
+import { PHONE_HEIGHT, PHONE_WIDTH, memory, phoneLikeJpeg, signIn, startServer } from "./lib.mjs";
 
-const WIDTH = 4000;
-const HEIGHT = 3000;
 const CONCURRENT = 5;
 const ROUNDS = 2;
 const ADMIN_EMAIL = process.env.ADMIN_EMAIL ?? "bench@example.org";
 const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? "bench-haslo-12345";
-
-/** A phone-like 12 MP JPEG: a scene with sensor noise, so it is as large and slow to decode as a real one. */
-async function makePhoto() {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
-  <defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#7ab"/><stop offset="1" stop-color="#ecd"/></linearGradient></defs>
-  <rect width="100%" height="100%" fill="url(#s)"/><circle cx="1200" cy="900" r="330" fill="#fd6"/>
-  <path d="M0 2100 Q 1200 1350 2400 2040 T 4000 1800 V 3000 H 0 Z" fill="#486"/></svg>`;
-  const scene = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
-  const noise = await sharp({
-    create: { width: WIDTH, height: HEIGHT, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 16 } },
-  })
-    .raw()
-    .toBuffer();
-  for (let i = 0; i < scene.length; i++) scene[i] = Math.max(0, Math.min(255, scene[i] + noise[i] - 128));
-  return sharp(scene, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
-    .jpeg({ quality: 92 })
-    .withMetadata({ orientation: 6 })
-    .toBuffer();
-}
 
 async function upload(base, session, photo, n) {
   const body = new FormData();
@@ -83,7 +61,7 @@ const inherited = process.env.MALLOC_ARENA_MAX;
 // Each configuration states its own value; none leaks in from this shell.
 delete process.env.MALLOC_ARENA_MAX;
 
-const photo = await makePhoto();
+const photo = await phoneLikeJpeg();
 const results = [];
 for (const [label, env] of [
   ["glibc default arenas", {}],
@@ -96,7 +74,7 @@ if (inherited !== undefined) process.env.MALLOC_ARENA_MAX = inherited;
 
 const mb = (v) => v.toFixed(0);
 console.log(
-  `Photo: ${WIDTH}×${HEIGHT} JPEG (12 MP), ${(photo.length / 1024 / 1024).toFixed(1)} MB, EXIF orientation 6. ` +
+  `Photo: ${PHONE_WIDTH}×${PHONE_HEIGHT} JPEG (12 MP), ${(photo.length / 1024 / 1024).toFixed(1)} MB, EXIF orientation 6. ` +
     `${CONCURRENT} multipart POSTs to /strefapastora/artykuly/dodaj at once, ${ROUNDS} rounds, one signed-in session.`,
 );
 console.log(`Node ${process.version}, ${os.cpus().length} CPUs, built server (remix-serve), Postgres, disk storage.\n`);

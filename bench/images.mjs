@@ -13,31 +13,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { VARIANT_WIDTHS } from "../app/lib/image-variants";
+import { PHONE_HEIGHT, PHONE_WIDTH, phoneLikeJpeg } from "./lib.mjs";
 
-const WIDTH = 4000;
-const HEIGHT = 3000;
 const CONCURRENT = 5;
 const self = fileURLToPath(import.meta.url);
-
-async function makePhoto(file) {
-  const { default: sharp } = await import("sharp");
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
-  <defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#7ab"/><stop offset="1" stop-color="#ecd"/></linearGradient></defs>
-  <rect width="100%" height="100%" fill="url(#s)"/><circle cx="1200" cy="900" r="330" fill="#fd6"/>
-  <path d="M0 2100 Q 1200 1350 2400 2040 T 4000 1800 V 3000 H 0 Z" fill="#486"/></svg>`;
-  const scene = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
-  // Sensor-like noise makes the JPEG as large and as slow to decode as a real photo.
-  const noise = await sharp({
-    create: { width: WIDTH, height: HEIGHT, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 16 } },
-  })
-    .raw()
-    .toBuffer();
-  for (let i = 0; i < scene.length; i++) scene[i] = Math.max(0, Math.min(255, scene[i] + noise[i] - 128));
-  await sharp(scene, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
-    .jpeg({ quality: 92 })
-    .withMetadata({ orientation: 6 })
-    .toFile(file);
-}
 
 /** In a child: load the pipeline, process `count` copies at once, report. */
 async function child(mode, photo, storeDir) {
@@ -64,7 +43,7 @@ async function main() {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-bench-"));
   try {
     const photo = path.join(dir, "photo.jpg");
-    await makePhoto(photo);
+    await fs.writeFile(photo, await phoneLikeJpeg());
     const { size } = await fs.stat(photo);
     const mb = (kb) => (kb / 1024).toFixed(0);
 
@@ -87,7 +66,7 @@ async function main() {
     }
 
     console.log(
-      `Photo: ${WIDTH}×${HEIGHT} JPEG (12 MP), ${(size / 1024 / 1024).toFixed(1)} MB, EXIF orientation 6.` +
+      `Photo: ${PHONE_WIDTH}×${PHONE_HEIGHT} JPEG (12 MP), ${(size / 1024 / 1024).toFixed(1)} MB, EXIF orientation 6.` +
         ` Node ${process.version}, ${os.cpus().length} CPUs, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? "4 (default)"}` +
         `, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? "unset"}.`,
     );

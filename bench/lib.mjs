@@ -159,3 +159,31 @@ export async function signIn(base, email, password, formPath = "/strefapastora/a
   const form = await fetch(`${base}${formPath}`, { headers: { Cookie: cookie } });
   return { cookie, csrf: csrfIn(await form.text()) };
 }
+
+/** A phone camera's size: 4000×3000 (12 MP). */
+export const PHONE_WIDTH = 4000;
+export const PHONE_HEIGHT = 3000;
+
+/**
+ * A phone-like 12 MP JPEG (about 5 MB, EXIF orientation 6): a simple scene
+ * with sensor noise, so it is as large and as slow to decode as a real one.
+ */
+export async function phoneLikeJpeg() {
+  const { default: sharp } = await import("sharp");
+  const [W, H] = [PHONE_WIDTH, PHONE_HEIGHT];
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
+  <defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#7ab"/><stop offset="1" stop-color="#ecd"/></linearGradient></defs>
+  <rect width="100%" height="100%" fill="url(#s)"/><circle cx="1200" cy="900" r="330" fill="#fd6"/>
+  <path d="M0 2100 Q 1200 1350 2400 2040 T 4000 1800 V 3000 H 0 Z" fill="#486"/></svg>`;
+  const scene = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
+  const noise = await sharp({
+    create: { width: W, height: H, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 16 } },
+  })
+    .raw()
+    .toBuffer();
+  for (let i = 0; i < scene.length; i++) scene[i] = Math.max(0, Math.min(255, scene[i] + noise[i] - 128));
+  return sharp(scene, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+}
