@@ -1,14 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isNotModified, publicCache } from "~/http/cache.server";
-import { publicFacts, readFacts } from "~/features/church/facts.server";
-import { churchPaymentCode, churchPayload, paymentCodeVersion } from "~/features/giving/payment-qr.server";
+import { publicPaymentPayload, readFacts } from "~/features/church/facts.server";
+import { churchPaymentCode, paymentCodeVersion } from "~/features/giving/payment-qr.server";
 import { applySecurityHeaders } from "~/http/security-headers.server";
 
 /** The "Zapłać kodem" image. Pages link it with a content version, so that address may be cached for good. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const stored = await readFacts();
-  // A real site whose account is still a sample shows no code.
-  const payload = publicFacts(stored).bank ? churchPayload(stored.facts) : null;
+  // A real site whose account or NIP is still a sample shows no code.
+  const payload = publicPaymentPayload(await readFacts());
   if (!payload) throw new Response("Nie ma kodu przelewu.", { status: 404 });
   const { svg, etag } = await churchPaymentCode(payload);
   const headers = new Headers({ "Content-Type": "image/svg+xml; charset=utf-8", ETag: etag });

@@ -5,7 +5,7 @@ import { requireUser } from "~/features/auth/auth.server";
 import { PastorBar } from "~/components/pastor";
 import { twoFactorEnabled } from "~/features/auth/two-factor.server";
 import { purgeOnVisit } from "~/features/bin/bin.server";
-import { readFactsFresh, sampleLabels } from "~/features/church/facts.server";
+import { hidesSamples, readFactsFresh, samplesToFill } from "~/features/church/facts.server";
 import {
   ACTIVITY_PATH,
   BIN_PATH,
@@ -30,14 +30,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
       email: user.email,
       csrf: user.csrf,
       twoFactor: await twoFactorEnabled(user.id),
-      toFill: sampleLabels((await readFactsFresh()).sample),
+      toFill: samplesToFill((await readFactsFresh()).sample),
+      samplesHidden: hidesSamples(),
     },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
 
 export default function PastorHome() {
-  const { email, twoFactor, toFill } = useLoaderData<typeof loader>();
+  const { email, twoFactor, toFill, samplesHidden } = useLoaderData<typeof loader>();
   return (
     <section className="page pastor">
       <PastorBar email={email} />
@@ -49,8 +50,12 @@ export default function PastorHome() {
         </p>
       )}
       {toFill.length ? (
-        <p className="notice">
-          Do uzupełnienia: {toFill.join(", ")}. <Link to={PASTOR_FACTS_PATH}>Uzupełnij dane zboru</Link>
+        <p className="notice" id="samples-to-fill">
+          Do uzupełnienia: {toFill.join(", ")}.{" "}
+          {samplesHidden
+            ? "To dane przykładowe – odwiedzający ich nie widzą, dopóki nie wpiszesz prawdziwych. "
+            : "To dane przykładowe. "}
+          <Link to={PASTOR_FACTS_PATH}>Uzupełnij dane zboru</Link>
         </p>
       ) : null}
       <ul className="pastor-links">

@@ -27,11 +27,11 @@ import {
   type SiteNames,
 } from "~/features/church/facts";
 import { clock } from "~/services/clock.server";
-import { config } from "~/services/config.server";
+import { type Config, config } from "~/services/config.server";
 import { contentChanged, currentContentVersion } from "~/services/content-version.server";
 import { type Db, withDb } from "~/services/db.server";
 import { churchFacts } from "~/services/schema";
-import { paymentCodeSrc } from "~/features/giving/payment-qr.server";
+import { churchPayload, paymentCodeAddress } from "~/features/giving/payment-qr.server";
 
 const ROW_ID = 1;
 
@@ -74,12 +74,42 @@ const storedSchema = z.object({
 
 const sampleOnly = (): StoredFacts => ({ facts: sampleFacts, sample: [...FACT_FIELDS], version: 0 });
 
+/**
+ * The numbers a real site keeps from visitors while they are samples: made-up
+ * ones someone might call, or send money to. In the panel's words, in the
+ * order of its note ('Do uzupełnienia: numer konta, telefony, NIP, REGON').
+ */
+export const GUARDED_FACTS = { account: "numer konta", phones: "telefony", nip: "NIP", regon: "REGON" } as const;
+type GuardedFact = keyof typeof GUARDED_FACTS;
+const GUARDED = Object.keys(GUARDED_FACTS) as GuardedFact[];
+
+/** The digits of a number as typed, so "000-000-00-00" and "0000000000" are the same NIP. */
+function digitsOf(value: string | string[]): string {
+  let out = "";
+  for (const c of Array.isArray(value) ? value.join("|") : value) if ((c >= "0" && c <= "9") || c === "|") out += c;
+  return out;
+}
+
+/**
+ * A guarded number is a sample while its stored flag says so (never
+ * changed), and also when it holds the sample's digits again (typed back by
+ * mistake, or restored): the sample numbers are made up either way.
+ */
+function isSampleNumber(field: GuardedFact, facts: ChurchFacts): boolean {
+  return digitsOf(facts[field]) === digitsOf(sampleFacts[field]);
+}
+
 function fromRow(row: { data: unknown; sample: string[]; version: number } | undefined): StoredFacts {
   if (!row) return sampleOnly();
   const parsed = storedSchema.partial().safeParse(row.data);
   const data = parsed.success ? parsed.data : {};
   const facts = { ...sampleFacts, ...data };
-  const sample = FACT_FIELDS.filter((f) => row.sample.includes(f) || data[f] === undefined);
+  const sample = FACT_FIELDS.filter(
+    (f) =>
+      row.sample.includes(f) ||
+      data[f] === undefined ||
+      (GUARDED.includes(f as GuardedFact) && isSampleNumber(f as GuardedFact, facts)),
+  );
   return { facts, sample, version: row.version };
 }
 
@@ -135,23 +165,25 @@ export function mapEmbedUrl(facts: Pick<ChurchFacts, "mapEmbedUrl" | "street" | 
   return `https://www.google.com/maps?${new URLSearchParams({ q, output: "embed" })}`;
 }
 
-/** A database of its own and no demo content: visitors are real people who might send money. */
-function isRealSite(): boolean {
-  const cfg = config();
+/**
+ * A database of its own and no demo content: visitors are real people who
+ * might send money. The embedded default and any site seeded with demo
+ * content show every sample, as a demo should.
+ */
+export function hidesSamples(cfg: Config = config()): boolean {
   return cfg.database.kind === "postgres" && !cfg.seedDemo;
 }
 
 /**
  * The facts a visitor sees. A real site (a database of its own, not a
- * demo) leaves out a sample bank account, phone, NIP or REGON, so a
- * made-up number never reaches a giver.
+ * demo) leaves out a sample bank account (the giving block), phones, NIP or
+ * REGON, so a made-up number never reaches a giver.
  */
 export function publicFacts(
   { facts, sample }: Pick<StoredFacts, "facts" | "sample">,
-  { hideSamples = isRealSite() }: { hideSamples?: boolean } = {},
+  { hideSamples = hidesSamples() }: { hideSamples?: boolean } = {},
 ): PublicFacts {
-  const hidden = (f: FactField) => hideSamples && sample.includes(f);
-  const bankHidden = hidden("account") || hidden("nip");
+  const hidden = (f: GuardedFact) => hideSamples && sample.includes(f);
   return {
     name: facts.name,
     headerLine1: facts.headerLine1,
@@ -164,7 +196,7 @@ export function publicFacts(
     nip: hidden("nip") ? null : facts.nip,
     regon: hidden("regon") ? null : facts.regon,
     videoChannelUrl: facts.videoChannelUrl,
-    bank: bankHidden
+    bank: hidden("account")
       ? null
       : {
           bankName: facts.bankName,
@@ -179,15 +211,28 @@ export function publicFacts(
   };
 }
 
+/**
+ * The text of the "Zapłać kodem" QR code a visitor may be shown, or null.
+ * The code carries the NIP as well as the account, so on a real site either
+ * one still a sample leaves it out (the account alone is then shown as text).
+ */
+export function publicPaymentPayload(
+  { facts, sample }: Pick<StoredFacts, "facts" | "sample">,
+  { hideSamples = hidesSamples() }: { hideSamples?: boolean } = {},
+): string | null {
+  if (hideSamples && (sample.includes("account") || sample.includes("nip"))) return null;
+  return churchPayload(facts);
+}
+
 /** What the header and footer need, for the root loader. */
 export function siteNames(facts: ChurchFacts): SiteNames {
   const { name, headerLine1, headerLine2, footerName } = facts;
   return { name, headerLine1, headerLine2, footerName };
 }
 
-/** The panel home's list: 'numer konta, telefony, NIP'. */
-export function sampleLabels(sample: FactField[]): string[] {
-  return sample.map((f) => FACT_LABELS[f]);
+/** The panel home's note: the guarded numbers still samples, e.g. ['numer konta', 'telefony', 'NIP']. */
+export function samplesToFill(sample: FactField[]): string[] {
+  return GUARDED.filter((f) => sample.includes(f)).map((f) => GUARDED_FACTS[f]);
 }
 
 // ---------------------------------------------------------------------------
@@ -335,9 +380,10 @@ export async function seedFacts(db: Db): Promise<void> {
     .onConflictDoNothing();
 }
 
-/** What the home and contact pages need: the public facts and the QR code's address (none while the account is hidden). */
+/** What the home and contact pages need: the public facts and the QR code's address (none while hidden). */
 export async function pageFacts(): Promise<{ facts: PublicFacts; paymentCodeSrc: string | null }> {
   const stored = await readFacts();
   const facts = publicFacts(stored);
-  return { facts, paymentCodeSrc: facts.bank ? paymentCodeSrc(stored.facts) : null };
+  const payload = facts.bank ? publicPaymentPayload(stored) : null;
+  return { facts, paymentCodeSrc: payload ? paymentCodeAddress(payload) : null };
 }

@@ -112,10 +112,15 @@ export function paymentCodeVersion(payload: string): string {
   return hash(payload, 10);
 }
 
-/** Address of the image for pages, versioned by content; null when there is no code to show. */
+/** Address of the image for pages, versioned by content. */
+export function paymentCodeAddress(payload: string): string {
+  return `${PAYMENT_CODE_PATH}?v=${paymentCodeVersion(payload)}`;
+}
+
+/** Address of the image for pages; null when there is no code to show. */
 export function paymentCodeSrc(facts: ChurchFacts): string | null {
   const payload = churchPayload(facts);
-  return payload ? `${PAYMENT_CODE_PATH}?v=${paymentCodeVersion(payload)}` : null;
+  return payload ? paymentCodeAddress(payload) : null;
 }
 
 let rendered: { payload: string; code: Promise<{ svg: string; etag: string }> } | undefined;

@@ -235,7 +235,8 @@ export function churchJsonLd(origin: string, facts: PublicFacts, meetings: reado
     url: absoluteUrl(origin, HOME_PATH),
     logo: absoluteUrl(origin, "/logo.svg"),
     email: facts.email,
-    telephone: facts.phones.map((p) => p.display),
+    // None while a real site's phones are samples (left out, not an empty list).
+    ...(facts.phones.length ? { telephone: facts.phones.map((p) => p.display) } : {}),
     address: postalAddress(facts.address),
     sameAs: [facts.videoChannelUrl],
     event: meetings.map((m) => meetingEvent(m, facts.address)),
