@@ -2,14 +2,12 @@ import type { MetaFunction } from "@remix-run/node";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import { pageParam } from "~/http/form-schemas.server";
 import { CardPhoto } from "~/components/picture";
 import { displayDate } from "~/lib/text";
 import { newsPage } from "~/features/articles/articles.server";
 import { NEWS_PATH, articlePath, newsPagePath } from "~/lib/paths";
 import { seo } from "~/features/seo/seo";
-
-const pageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const raw = new URL(request.url).searchParams.get("strona");

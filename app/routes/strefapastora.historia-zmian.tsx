@@ -10,12 +10,10 @@ import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
 import { seo } from "~/features/seo/seo";
 import { ACTIVITY_PATH, PANEL_PATH, activityPagePath } from "~/lib/paths";
-import { z } from "zod";
+import { pageParam } from "~/http/form-schemas.server";
 import { displayDateTime } from "~/lib/text";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Historia zmian" });
-
-const pageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

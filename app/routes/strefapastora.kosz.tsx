@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import { binForm } from "~/http/form-schemas.server";
 import { church } from "~/content/church";
 import { requireUser } from "~/features/auth/auth.server";
 import {
@@ -39,14 +39,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const items = await listBin();
   return data({ email: user.email, csrf: user.csrf, flash, items }, { headers });
 }
-
-const binForm = z.object({
-  intent: z.enum(["restore", "purge"]),
-  kind: z.enum(["article", "gallery", "testimony"]),
-  id: z.string().min(1).max(64),
-  title: z.string().max(10_000).optional(),
-  confirmed: z.string().optional(),
-});
 
 /**
  * 'przywróć' and 'usuń na zawsze'. Without JavaScript 'usuń na zawsze' first

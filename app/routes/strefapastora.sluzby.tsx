@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import { ministryForm } from "~/http/form-schemas.server";
 import { requireUser } from "~/features/auth/auth.server";
 import { listMinistries } from "~/features/church/about.server";
 import {
@@ -29,17 +29,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { flash, headers } = await readFlash(request);
   return data({ email: user.email, csrf: user.csrf, flash, ministries: await listMinistries() }, { headers });
 }
-
-const ministryForm = z.object({
-  intent: z.enum(["add", "save", "up", "down", "reorder", "delete"]),
-  id: z.coerce.number().int().positive().optional(),
-  name: z.string().default(""),
-  description: z.string().default(""),
-  people: z.string().default(""),
-  confirmed: z.string().optional(),
-  // A drag's new order (ids joined by commas); `id` is the ministry dragged.
-  order: z.string().optional(),
-});
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);

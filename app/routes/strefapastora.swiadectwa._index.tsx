@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import { testimonyListForm } from "~/http/form-schemas.server";
 import { requireUser } from "~/features/auth/auth.server";
 import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
 import {
@@ -33,18 +33,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ email: user.email, csrf: user.csrf, flash, testimonies }, { headers });
 }
 
-const listForm = z.object({
-  intent: z.enum(["up", "down", "reorder", "hide", "show", "delete"]),
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
-  confirmed: z.string().optional(),
-  // A drag's new order (ids joined by commas); `id` is the testimony dragged.
-  order: z.string().optional(),
-});
-
 const deleteQuestion = (title: string) => `Przenieść świadectwo „${title}” do kosza?`;
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -53,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
   }
   const form = await readSmallForm(request);
-  const parsed = listForm.safeParse(form ? Object.fromEntries(form) : null);
+  const parsed = testimonyListForm.safeParse(form ? Object.fromEntries(form) : null);
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   const { intent, id, confirmed, order } = parsed.data;
   const done = (message: string) => redirectWithFlash(PASTOR_TESTIMONIES_PATH, message);

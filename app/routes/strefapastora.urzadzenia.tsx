@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import { sessionForm } from "~/http/form-schemas.server";
 import { church } from "~/content/church";
 import { requireUser } from "~/features/auth/auth.server";
 import { listDevices, signOutDevice, signOutOtherDevices } from "~/features/auth/devices.server";
@@ -20,14 +20,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ email: user.email, csrf: user.csrf, flash, devices }, { headers });
 }
 
-const intent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("one"), id: z.string().regex(/^[0-9a-f]{64}$/) }),
-  z.object({ intent: z.literal("others") }),
-]);
-
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = intent.safeParse(Object.fromEntries(await readSmallForm(request)));
+  const parsed = sessionForm.safeParse(Object.fromEntries(await readSmallForm(request)));
   if (!parsed.success) return redirectWithFlash(DEVICES_PATH, "Nieznane polecenie formularza.");
   if (parsed.data.intent === "others") {
     const count = await signOutOtherDevices(user.id, user.sessionId);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import { twoFactorForm } from "~/http/form-schemas.server";
 import { church } from "~/content/church";
 import { LoginRefusedError, confirmUnderLimits, requireUser } from "~/features/auth/auth.server";
 import {
@@ -41,15 +41,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-const code = z.string().trim().max(256);
-const intent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("start") }),
-  z.object({ intent: z.literal("cancel") }),
-  z.object({ intent: z.literal("confirm"), code }),
-  z.object({ intent: z.literal("regenerate"), code }),
-  z.object({ intent: z.literal("disable"), codeOrPassword: z.string().max(256) }),
-]);
-
 type Result =
   | { intent: "confirm" | "regenerate"; recoveryCodes: string[]; error?: undefined }
   | { intent: "confirm" | "regenerate" | "disable"; error: string; recoveryCodes?: undefined };
@@ -67,7 +58,7 @@ function refused(error: unknown, which: "regenerate" | "disable", wrong: string)
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = intent.safeParse(Object.fromEntries(await readSmallForm(request)));
+  const parsed = twoFactorForm.safeParse(Object.fromEntries(await readSmallForm(request)));
   if (!parsed.success) return redirectWithFlash(TWO_FACTOR_PATH, "Nieznane polecenie formularza.");
   const form = parsed.data;
   switch (form.intent) {

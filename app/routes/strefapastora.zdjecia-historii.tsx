@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import { historyPhotoListForm } from "~/http/form-schemas.server";
 import { requireUser } from "~/features/auth/auth.server";
 import {
   addHistoryPhotos,
@@ -35,19 +35,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // Photos go as in the album editor without JavaScript: a few at a time.
 const UPLOAD_LIMITS = { maxFiles: 20, maxFields: 10, maxFieldBytes: 64 * 1024 };
 
-const listForm = z.object({
-  intent: z.enum(["up", "down", "reorder", "describe", "delete"]),
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
-  name: z.string().default(""),
-  confirmed: z.string().optional(),
-  // A drag's new order (ids joined by commas); `id` is the photo dragged.
-  order: z.string().optional(),
-});
-
 const deleteQuestion = (name: string) => `Usunąć zdjęcie „${name}”? Tego nie można cofnąć.`;
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -67,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
       await upload.cleanup();
     }
   }
-  const parsed = listForm.safeParse(Object.fromEntries(await readSmallForm(request)));
+  const parsed = historyPhotoListForm.safeParse(Object.fromEntries(await readSmallForm(request)));
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   const { intent, id, name, confirmed, order } = parsed.data;
   const gone = "Tego zdjęcia już nie ma.";

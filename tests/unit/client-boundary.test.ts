@@ -122,4 +122,19 @@ describe("the browser build", () => {
     expect(emptied).toBeGreaterThan(0);
     expect(reads).toEqual([]);
   });
+
+  it("carries no server-side library: form schemas stay with zod in `.server` modules", () => {
+    const meta = JSON.parse(fs.readFileSync(METAFILE, "utf8")) as Metafile;
+    const outputs = Object.keys(meta.outputs).filter((f) => f.endsWith(".js"));
+    // The check reads the build as it should: React is in it.
+    expect(
+      outputs.some((f) => Object.keys(meta.outputs[f].inputs).some((i) => i.includes("node_modules/react-dom/"))),
+    ).toBe(true);
+    const shipped = outputs.flatMap((f) =>
+      Object.keys(meta.outputs[f].inputs)
+        .filter((i) => /node_modules\/(?:zod|drizzle-orm|postgres|sharp)\//.test(i))
+        .map((i) => `${f}: ${i}`),
+    );
+    expect(shipped).toEqual([]);
+  });
 });
