@@ -25,6 +25,8 @@ COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/public ./public
 COPY --chown=node:node package.json ./
 COPY --chown=node:node drizzle ./drizzle
+# The demo content's photos, encoded beforehand (npm run demo:photos).
+COPY --chown=node:node demo ./demo
 COPY --chown=node:node server ./server
 # `zbor pastor|backup|restore|import:firebase|seed …` (build/cli.js needs
 # node_modules, drizzle/ and package.json's "type": "module").

@@ -1,30 +1,21 @@
 import { eq } from "drizzle-orm";
-import sharp from "sharp";
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
 import { clock } from "~/services/clock.server";
 import { contentChanged } from "~/services/content-version.server";
 import type { Db } from "~/services/db.server";
-import { storeImage } from "~/services/images.server";
+import { storeProcessedImage } from "~/services/images.server";
+import { type DemoPhotoSpec, readDemoPhoto } from "~/boot/demo-photos.server";
 
-/**
- * A small picture drawn from shapes (no third-party images, so no licence
- * questions): a sky gradient, a sun and hills in the given colours.
- */
-export async function demoPicture(hue: number, variant = 0, width = 1600, height = 1067): Promise<Buffer> {
-  const sky = `hsl(${hue},70%,75%)`;
-  const skyLow = `hsl(${(hue + 30) % 360},80%,90%)`;
-  const hill = `hsl(${(hue + 120) % 360},35%,${40 + (variant % 3) * 8}%)`;
-  const hill2 = `hsl(${(hue + 140) % 360},40%,${28 + (variant % 2) * 6}%)`;
-  const sunX = 0.2 + ((variant * 0.23) % 0.6);
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
-  <defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${sky}"/><stop offset="1" stop-color="${skyLow}"/></linearGradient></defs>
-  <rect width="100%" height="100%" fill="url(#s)"/>
-  <circle cx="${width * sunX}" cy="${height * 0.3}" r="${height * 0.11}" fill="hsl(45,100%,70%)"/>
-  <path d="M0 ${height * 0.7} Q ${width * 0.3} ${height * 0.45} ${width * 0.6} ${height * 0.68} T ${width} ${height * 0.6} V ${height} H 0 Z" fill="${hill}"/>
-  <path d="M0 ${height * 0.85} Q ${width * 0.4} ${height * 0.7} ${width} ${height * 0.88} V ${height} H 0 Z" fill="${hill2}"/>
-</svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
-}
+const ARTICLE_SIZE = { width: 1600, height: 1067 };
+
+const articlePhoto = (a: { hue: number }): DemoPhotoSpec => ({ hue: a.hue, variant: 0, ...ARTICLE_SIZE });
+const galleryPhoto = (g: { hue: number }, i: number): DemoPhotoSpec => ({
+  hue: g.hue + i * 17,
+  variant: i,
+  ...ARTICLE_SIZE,
+});
+const historyPhoto = (i: number): DemoPhotoSpec => ({ hue: 20 + i * 50, variant: i + 1, width: 1200, height: 900 });
+const HISTORY_PHOTOS = 3;
 
 const demoArticles = [
   {
@@ -68,12 +59,21 @@ const demoGalleries = [
   { title: "Koncert uwielbienia", description: "Wieczór pieśni i modlitwy.", date: "2025-03-09", hue: 260, count: 3 },
 ];
 
+/** Every picture the demo content shows (`npm run demo:photos` encodes them into demo/photos/). */
+export function demoPhotoSpecs(): DemoPhotoSpec[] {
+  return [
+    ...demoArticles.map(articlePhoto),
+    ...demoGalleries.flatMap((g) => Array.from({ length: g.count }, (_, i) => galleryPhoto(g, i))),
+    ...Array.from({ length: HISTORY_PHOTOS }, (_, i) => historyPhoto(i)),
+  ];
+}
+
 /** Adds a few articles, two albums and history photos; what exists already is kept. */
 export async function seedDemoContent(db: Db) {
   for (const a of demoArticles) {
     const [exists] = await db.select({ id: articles.id }).from(articles).where(eq(articles.id, a.id));
     if (exists) continue;
-    const image = await storeImage(await demoPicture(a.hue), `${a.header}.jpg`, "aktualnosci");
+    const image = await storeProcessedImage(await readDemoPhoto(articlePhoto(a)), `${a.header}.jpg`, "aktualnosci");
     await db
       .insert(articles)
       .values({
@@ -97,7 +97,7 @@ export async function seedDemoContent(db: Db) {
     if (!gallery) continue; // an album with this title exists already
     for (let i = 0; i < g.count; i++) {
       const name = `zdjecie-${i + 1}.jpg`;
-      const image = await storeImage(await demoPicture(g.hue + i * 17, i), name, "galeria");
+      const image = await storeProcessedImage(await readDemoPhoto(galleryPhoto(g, i)), name, "galeria");
       await db.insert(galleryImages).values({
         galleryId: gallery.id,
         position: i,
@@ -115,9 +115,9 @@ export async function seedDemoContent(db: Db) {
 }
 
 async function seedHistoryPhotos(db: Db) {
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < HISTORY_PHOTOS; i++) {
     const name = `historia-${i + 1}.jpg`;
-    const image = await storeImage(await demoPicture(20 + i * 50, i + 1, 1200, 900), name, "historia");
+    const image = await storeProcessedImage(await readDemoPhoto(historyPhoto(i)), name, "historia");
     await db
       .insert(historyPhotos)
       .values({ name, imageKey: image.key, width: image.width, height: image.height, position: i });

@@ -4,6 +4,8 @@ import {
   AVIF_EFFORT,
   type ImageView,
   LARGE_MAX,
+  SHARE_WIDTH,
+  VARIANT_WIDTHS,
   WEBP_QUALITY,
   allKeys,
   avifKey,
@@ -136,6 +138,25 @@ export async function processImage(input: ImageInput): Promise<ProcessedImage> {
   return queue.run(pixelBytes(meta.width, meta.height), () => render(input));
 }
 
+const LARGE_JPEG = { quality: 82, mozjpeg: true } as const;
+const SHARE_JPEG = { quality: 80, mozjpeg: true } as const;
+
+/**
+ * Every setting that decides the bytes of a stored image's files: the demo
+ * photos made beforehand (demo/photos/manifest.json) record them, so a
+ * change here shows that those files must be made again.
+ */
+export const ENCODER_SETTINGS = {
+  largeMax: LARGE_MAX,
+  largeJpeg: LARGE_JPEG,
+  shareJpeg: SHARE_JPEG,
+  shareWidth: SHARE_WIDTH,
+  variantWidths: VARIANT_WIDTHS,
+  webpQuality: WEBP_QUALITY,
+  avifQuality: VARIANT_WIDTHS.map(avifQuality),
+  avifEffort: AVIF_EFFORT,
+} as const;
+
 async function render(input: ImageInput): Promise<ProcessedImage> {
   try {
     // failOn "error": some phones write JPEGs with harmless libjpeg warnings
@@ -146,7 +167,7 @@ async function render(input: ImageInput): Promise<ProcessedImage> {
       .resize({ width: LARGE_MAX, height: LARGE_MAX, fit: "inside", withoutEnlargement: true })
       .flatten({ background: "#ffffff" })
       .toColourspace("srgb")
-      .jpeg({ quality: 82, mozjpeg: true })
+      .jpeg(LARGE_JPEG)
       .toBuffer({ resolveWithObject: true });
     const variants = [];
     for (const width of variantWidths(info.width)) {
@@ -172,7 +193,7 @@ function renderAvif(large: Buffer, width: number): Promise<Buffer> {
 function renderShare(large: Buffer | string, width: number): Promise<Buffer> {
   return sharp(large)
     .resize({ width: shareWidth(width) })
-    .jpeg({ quality: 80, mozjpeg: true })
+    .jpeg(SHARE_JPEG)
     .toBuffer();
 }
 
@@ -259,7 +280,19 @@ export async function storeImage(
   folder: string,
   store: Storage = storage(),
 ): Promise<StoredImage> {
-  const processed = await processImage(input);
+  return storeProcessedImage(await processImage(input), originalName, folder, store);
+}
+
+/**
+ * Stores files made beforehand (the demo photos: app/boot/demo-photos.server.ts)
+ * under `folder`, with a name not yet used; nothing is decoded or encoded.
+ */
+export async function storeProcessedImage(
+  processed: ProcessedImage,
+  originalName: string,
+  folder: string,
+  store: Storage = storage(),
+): Promise<StoredImage> {
   const { key, release } = await reserveUniqueKey(store, folder, originalName, ".jpg");
   try {
     await writeImageFiles(processed, key, store);

@@ -52,6 +52,12 @@ describe("the Dockerfile", () => {
     );
   });
 
+  it("carries the demo photos the seed copies (npm run demo:photos)", () => {
+    expect(final.steps.some((s) => /^COPY\s.*\bdemo\s+\.\/demo$/.test(s))).toBe(true);
+    const ignored = fs.readFileSync(".dockerignore", "utf8").split("\n");
+    expect(ignored.filter((line) => /^\/?demo\b/.test(line.trim()))).toEqual([]);
+  });
+
   it("runs as a user other than root, with a health check on /readyz", () => {
     const user = final.steps.filter((s) => /^USER\s/.test(s)).at(-1);
     expect(user).toBeTruthy();
