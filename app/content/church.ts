@@ -109,6 +109,8 @@ export const sampleFacts: ChurchFacts = {
   city: "Wieliczka",
   // Empty: the map follows the address.
   mapEmbedUrl: "",
+  // Empty: /kalendarz shows only the site's own calendar.
+  googleCalendarUrl: "",
   email: "kontakt@example.org",
   phones: ["+48 000 000 000", "+48 000 000 001"],
   nip: "000-000-00-00",

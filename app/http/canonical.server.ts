@@ -25,6 +25,7 @@ export const ROUTE_FILES = [
   "kalendarz.$id.tsx",
   "kalendarz.$id_.$day.tsx",
   "kalendarz[.]ics.ts",
+  "kalendarz.google.tsx",
   "kod-przelewu[.]svg.ts",
   "kontakt.tsx",
   "onas._index.tsx",

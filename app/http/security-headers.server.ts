@@ -7,7 +7,8 @@ export function createNonce(): string {
 }
 
 // The map on / and /kontakt; the calendar is the site's own (no frame).
-const FRAME_SOURCES = ["https://www.google.com", "https://maps.google.com"];
+// The map, and the Google Calendar a congregation may show at /kalendarz/google.
+const FRAME_SOURCES = ["https://www.google.com", "https://maps.google.com", "https://calendar.google.com"];
 
 function storageOrigin(): string | null {
   const s = config().storage;

@@ -28,6 +28,8 @@ export const articlePath = (id: string) => `${NEWS_PATH}/${encodeURIComponent(id
 export const calendarEventPath = (id: number, day: string | null = null) =>
   day ? `${CALENDAR_PATH}/${id}/${day}` : `${CALENDAR_PATH}/${id}`;
 export const CALENDAR_FEED_PATH = "/kalendarz.ics";
+/** The congregation's Google Calendar, when 'Dane zboru' names one: a page of its own, so nothing is fetched from Google before a click. */
+export const CALENDAR_GOOGLE_PATH = "/kalendarz/google";
 /** The calendar's month view (`YYYY-MM`). */
 export const calendarMonthPath = (month: string) => `${CALENDAR_PATH}?miesiac=${month}`;
 /** One page of the news list; the first is the list's own address. */

@@ -5,7 +5,8 @@ import { type CalendarItem, monthView, readMonth, upcomingDays } from "~/feature
 import { siteOrigin } from "~/services/config.server";
 import { clock } from "~/services/clock.server";
 import { warsawDate } from "~/features/events/recurrence";
-import { CALENDAR_FEED_PATH, CALENDAR_PATH, calendarMonthPath } from "~/lib/paths";
+import { readFacts } from "~/features/church/facts.server";
+import { CALENDAR_FEED_PATH, CALENDAR_GOOGLE_PATH, CALENDAR_PATH, calendarMonthPath } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const origin = new URL(siteOrigin(request));
@@ -16,8 +17,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const asked = new URL(request.url).searchParams.get("miesiac");
   const month = readMonth(asked);
   const current = warsawDate(clock.now()).slice(0, 7);
-  if (month) return { feed, current, month: await monthView(month), upcoming: null };
-  return { feed, current, month: null, upcoming: await upcomingDays() };
+  const google = Boolean((await readFacts()).facts.googleCalendarUrl);
+  if (month) return { feed, current, google, month: await monthView(month), upcoming: null };
+  return { feed, current, google, month: null, upcoming: await upcomingDays() };
 }
 
 export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Kalendarz") });
@@ -38,7 +40,7 @@ const WEEKDAYS = ["Pn", "Wt", "Śr", "Cz", "Pt", "So", "Nd"];
 const WEEKDAY_NAMES = ["poniedziałek", "wtorek", "środa", "czwartek", "piątek", "sobota", "niedziela"];
 
 export default function Calendar() {
-  const { feed, current, month, upcoming } = useLoaderData<typeof loader>();
+  const { feed, current, google, month, upcoming } = useLoaderData<typeof loader>();
   return (
     <div className="page calendar-page">
       <h1>Kalendarz</h1>
@@ -114,6 +116,12 @@ export default function Calendar() {
             </tbody>
           </table>
         </>
+      ) : null}
+      {google ? (
+        <p className="calendar-links">
+          {/* A page of its own: nothing is fetched from Google until the visitor asks. */}
+          <a href={CALENDAR_GOOGLE_PATH}>pokaż kalendarz Google</a>
+        </p>
       ) : null}
     </div>
   );

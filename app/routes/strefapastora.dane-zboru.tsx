@@ -155,6 +155,7 @@ export default function ChurchFactsPage() {
           {text("nip", { inputMode: "numeric" })}
           {text("regon", { inputMode: "numeric" })}
           {text("videoChannelUrl", { type: "url", placeholder: "https://" })}
+          {text("googleCalendarUrl", { type: "url", placeholder: "puste: tylko kalendarz strony" })}
         </Section>
         <Section title="Dane do przelewu">
           {text("bankName")}

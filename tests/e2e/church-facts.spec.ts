@@ -83,3 +83,31 @@ test("a phone added is on /kontakt at once, grouped and dialled in E.164", async
   await expect(visitor.getByRole("link", { name: "+48 12 345 67 89" })).toHaveAttribute("href", "tel:+48123456789");
   await expect(visitor.getByRole("link", { name: "+48 601 234 567" })).toBeVisible();
 });
+
+test("a Google Calendar named in 'Dane zboru' is offered on /kalendarz and fetched only after the click", async ({
+  page,
+}) => {
+  const src = "https://calendar.google.com/calendar/embed?src=zbor%40gmail.com&ctz=Europe%2FWarsaw";
+  // Nothing leaves this machine: a request to Google is recorded and answered here.
+  const google: string[] = [];
+  await visitorContext.route(/^https:\/\/calendar\.google\.com\//, (route) => {
+    google.push(route.request().url());
+    return route.fulfill({ contentType: "text/html", body: "<title>Google</title>" });
+  });
+  await visitor.goto("/kalendarz");
+  await expect(visitor.getByRole("link", { name: "pokaż kalendarz Google" })).toHaveCount(0);
+
+  await save(page, { "Kalendarz Google (opcjonalnie)": src });
+  await expect(flash(page)).toContainText("Zapisano: Kalendarz Google");
+  await visitor.goto("/kalendarz");
+  expect(google).toEqual([]);
+  await visitor.getByRole("link", { name: "pokaż kalendarz Google" }).click();
+  await expect(visitor.getByRole("heading", { level: 1, name: "Kalendarz Google" })).toBeVisible();
+  await expect(visitor.locator('iframe[title="Kalendarz Google"]')).toHaveAttribute("src", src);
+  await expect.poll(() => google).toEqual([src]);
+
+  await save(page, { "Kalendarz Google (opcjonalnie)": "" });
+  await expect(flash(page)).toBeVisible();
+  await visitor.goto("/kalendarz");
+  await expect(visitor.getByRole("link", { name: "pokaż kalendarz Google" })).toHaveCount(0);
+});

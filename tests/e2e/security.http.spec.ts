@@ -57,7 +57,8 @@ test("documents: an enforced policy that allows exactly the page's own scripts",
       expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
       const frames = csp.match(/frame-src ([^;]+)/)?.[1] ?? "";
       expect(
-        frames.split(" ").every((src) => /^https:\/\/(www|maps)\.google\.com$/.test(src)),
+        // Only Google's map and calendar frames.
+        frames.split(" ").every((src) => /^https:\/\/(www|maps|calendar)\.google\.com$/.test(src)),
         frames,
       ).toBe(true);
       const html = await res.text();

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   checkHttpsUrl,
+  checkGoogleCalendarUrl,
   checkMapEmbedUrl,
   checkNip,
   checkNrb,
@@ -83,5 +84,17 @@ describe("addresses", () => {
     expect(checkMapEmbedUrl("https://evil.example/maps/embed")).toMatch(/Google Maps/);
     expect(checkMapEmbedUrl("https://www.google.com.evil.example/maps")).toMatch(/Google Maps/);
     expect(checkMapEmbedUrl("http://www.google.com/maps/embed")).toMatch(/Google Maps/);
+  });
+
+  it("takes only a Google Calendar embed address", () => {
+    expect(
+      checkGoogleCalendarUrl("https://calendar.google.com/calendar/embed?src=zbor%40gmail.com&ctz=Europe%2FWarsaw"),
+    ).toBeNull();
+    expect(checkGoogleCalendarUrl("https://calendar.google.com.evil.example/calendar/embed")).toMatch(
+      /kalendarza z Google/,
+    );
+    expect(checkGoogleCalendarUrl("https://calendar.google.com/calendar/u/0/r")).toMatch(/kalendarza z Google/);
+    expect(checkGoogleCalendarUrl("http://calendar.google.com/calendar/embed?src=x")).toMatch(/kalendarza z Google/);
+    expect(checkGoogleCalendarUrl("zbor@gmail.com")).toMatch(/kalendarza z Google/);
   });
 });

@@ -9,6 +9,8 @@ import { loader as panelLoader } from "~/routes/strefapastora._index";
 import { loader as contactLoader } from "~/routes/kontakt";
 import { loader as homeLoader } from "~/routes/_index";
 import { loader as aboutLoader } from "~/routes/onas._index";
+import { loader as calendarLoader } from "~/routes/kalendarz._index";
+import { loader as googleCalendarLoader } from "~/routes/kalendarz.google";
 import { loader as rootLoader } from "~/root";
 import { ORIGIN, PASTOR, addPastor, signIn } from "../auth-helpers";
 import { request, resetDatabase, settle } from "../helpers";
@@ -121,6 +123,28 @@ describe("/strefapastora/dane-zboru", () => {
     const root = await settle(() => rootLoader(args(request("/"))));
     expect((await root.json()).site.name).toBe(sampleFacts.name);
     expect((await page()).state.values.city).toBe("Niepołomice");
+  });
+
+  it("shows the congregation's Google Calendar only when named, and only on its own page", async () => {
+    const calendar = async () =>
+      (await (await settle(() => calendarLoader(args(request("/kalendarz"))))).json()).google;
+    const google = () => settle(() => googleCalendarLoader());
+    expect(await calendar()).toBe(false);
+    expect((await google()).headers.get("Location")).toBe("/kalendarz");
+
+    const v = String((await page()).state.version);
+    const refused = await post({ version: v, googleCalendarUrl: "https://evil.example/calendar/embed" });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).refused.errors).toEqual({ googleCalendarUrl: expect.stringMatching(/Google/) });
+
+    const src = "https://calendar.google.com/calendar/embed?src=zbor%40gmail.com&ctz=Europe%2FWarsaw";
+    expect((await post({ version: v, googleCalendarUrl: src })).status).toBe(302);
+    expect(await calendar()).toBe(true);
+    expect(await (await google()).json()).toEqual({ src });
+
+    // Emptied: gone again.
+    expect((await post({ version: String((await page()).state.version), googleCalendarUrl: "" })).status).toBe(302);
+    expect(await calendar()).toBe(false);
   });
 
   it("renames the congregation in the layout and adds, moves and removes creed statements", async () => {

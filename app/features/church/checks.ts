@@ -101,6 +101,19 @@ export function checkHttpsUrl(text: string): string | null {
 }
 
 /** A pasted Google Maps embed address: only Google's own host is let into the page's frame. */
+/** The embed address Google gives under 'Zintegruj kalendarz' (https://calendar.google.com/calendar/embed?src=…). */
+export function checkGoogleCalendarUrl(text: string): string | null {
+  const message = "Wklej adres kalendarza z Google (https://calendar.google.com/calendar/embed?src=…).";
+  try {
+    const url = new URL(text.trim());
+    const ok =
+      url.protocol === "https:" && url.hostname === "calendar.google.com" && url.pathname.startsWith("/calendar/embed");
+    return ok ? null : message;
+  } catch {
+    return message;
+  }
+}
+
 export function checkMapEmbedUrl(text: string): string | null {
   const message = "Wklej adres mapy z Google Maps (https://www.google.com/maps/embed?…).";
   try {

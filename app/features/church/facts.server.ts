@@ -7,6 +7,7 @@ import { sampleFacts } from "~/content/church";
 import { type Actor, recordActivity } from "~/features/activity/activity.server";
 import {
   checkHttpsUrl,
+  checkGoogleCalendarUrl,
   checkMapEmbedUrl,
   checkNip,
   checkNrb,
@@ -59,6 +60,7 @@ const storedSchema = z.object({
   nip: z.string(),
   regon: z.string(),
   videoChannelUrl: z.string(),
+  googleCalendarUrl: z.string(),
   bankName: z.string(),
   holder: z.string(),
   account: z.string(),
@@ -196,6 +198,7 @@ export function publicFacts(
     nip: hidden("nip") ? null : facts.nip,
     regon: hidden("regon") ? null : facts.regon,
     videoChannelUrl: facts.videoChannelUrl,
+    googleCalendarUrl: facts.googleCalendarUrl,
     bank: hidden("account")
       ? null
       : {
@@ -265,7 +268,15 @@ export function factsForm(facts: ChurchFacts): FactsForm {
 }
 
 /** Fields that may be left empty. */
-const OPTIONAL = new Set<FactField>(["mapEmbedUrl", "welcome", "history", "creed", "regon", "videoChannelUrl"]);
+const OPTIONAL = new Set<FactField>([
+  "mapEmbedUrl",
+  "googleCalendarUrl",
+  "welcome",
+  "history",
+  "creed",
+  "regon",
+  "videoChannelUrl",
+]);
 
 const LIMITS: Partial<Record<FactField, number>> = { qrRecipient: QR_RECIPIENT_MAX, qrTitle: QR_TITLE_MAX };
 
@@ -290,6 +301,8 @@ function checkField(field: FactField, text: string): string | null {
       return checkHttpsUrl(text);
     case "mapEmbedUrl":
       return checkMapEmbedUrl(text);
+    case "googleCalendarUrl":
+      return checkGoogleCalendarUrl(text);
     case "email":
       return z.string().email().safeParse(text).success ? null : "Podaj adres e-mail, np. kontakt@zbor.pl.";
     default:

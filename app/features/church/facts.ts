@@ -17,6 +17,8 @@ export interface ChurchFacts {
   nip: string;
   regon: string;
   videoChannelUrl: string;
+  /** An embed address of the congregation's Google Calendar, shown on /kalendarz only after a click; empty: none. */
+  googleCalendarUrl: string;
   bankName: string;
   holder: string;
   account: string;
@@ -47,6 +49,7 @@ export const FACT_LABELS: Record<FactField, string> = {
   nip: "NIP",
   regon: "REGON",
   videoChannelUrl: "Kanał wideo",
+  googleCalendarUrl: "Kalendarz Google (opcjonalnie)",
   bankName: "Nazwa banku",
   holder: "Odbiorca",
   account: "Numer konta",
@@ -87,6 +90,7 @@ export interface PublicFacts {
   nip: string | null;
   regon: string | null;
   videoChannelUrl: string;
+  googleCalendarUrl: string;
   bank: PublicBank | null;
   verse: { text: string; reference: string };
   welcome: string[];
