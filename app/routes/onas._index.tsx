@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { GRID_SIZES, Photo } from "~/components/picture";
 import { listTestimonies } from "~/features/church/about.server";
 import { readFacts } from "~/features/church/facts.server";
-import { listHistoryPhotos } from "~/features/history/history.server";
+import { listHistoryPhotos } from "~/features/about-photos/about-photos.server";
 import { testimonyPath } from "~/lib/paths";
 import { seo } from "~/features/seo/seo";
 

@@ -10,7 +10,7 @@ import {
   moveHistoryPhoto,
   removeHistoryPhoto,
   reorderHistoryPhotos,
-} from "~/features/history/history.server";
+} from "~/features/about-photos/about-photos.server";
 import { SortableList } from "~/components/sortable-list";
 import { STALE_ORDER_MESSAGE, parseOrder } from "~/lib/order";
 import { batchReport } from "~/features/galleries/constants";

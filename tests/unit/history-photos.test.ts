@@ -10,7 +10,7 @@ import {
   listHistoryPhotosForPastor,
   moveHistoryPhoto,
   removeHistoryPhoto,
-} from "~/features/history/history.server";
+} from "~/features/about-photos/about-photos.server";
 import { allKeys } from "~/lib/image-variants";
 import { currentContentVersion } from "~/services/content-version.server";
 import { db } from "~/services/db.server";
