@@ -81,11 +81,19 @@ export function splitLinks(text: string): TextPart[] {
   return parts;
 }
 
-/** A search-result description: the start of a text, on one line, at most ~155 characters. */
-export function describe(text: string, max = 155): string {
+// Punctuation and spaces that should not stand before the ellipsis.
+const BEFORE_ELLIPSIS = new Set(" \t\n\r.,;:–-");
+
+/** The start of a text on one line, cut to `max` characters at a word boundary, with an ellipsis. */
+export function shorten(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max);
   const space = cut.lastIndexOf(" ");
-  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+  return `${trimEndWhile(space > max / 2 ? cut.slice(0, space) : cut, (c) => BEFORE_ELLIPSIS.has(c))}…`;
+}
+
+/** A search-result description: at most ~155 characters. */
+export function describe(text: string, max = 155): string {
+  return shorten(text, max);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { excerpt } from "~/features/articles/articles.server";
-import { dateFormat, displayDate, splitLinks, todayIn, yearIn } from "~/lib/text";
+import { dateFormat, describe as description, displayDate, splitLinks, todayIn, yearIn } from "~/lib/text";
 import { galleryPath } from "~/lib/paths";
 import { titleFromSlug } from "~/features/galleries/galleries.server";
 
@@ -38,6 +38,16 @@ describe("excerpt", () => {
     expect(e.endsWith("…")).toBe(true);
     expect(e.length).toBeLessThanOrEqual(181);
     expect(e).not.toMatch(/ …$/);
+  });
+});
+
+describe("search-result description", () => {
+  it("is cut like an excerpt, shorter, with no comma before the ellipsis", () => {
+    const text = `${"Zbór, ".repeat(40)}koniec`;
+    const d = description(text);
+    expect(d.length).toBeLessThanOrEqual(156);
+    expect(d).toMatch(/Zbór…$/);
+    expect(description("Krótki opis.")).toBe("Krótki opis.");
   });
 });
 

@@ -1,4 +1,4 @@
-import { isCalendarDate, trimEndWhile } from "~/lib/text";
+import { isCalendarDate, shorten } from "~/lib/text";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { clock } from "~/services/clock.server";
@@ -114,16 +114,9 @@ export async function newsPage(page: number): Promise<{ cards: ArticleCard[]; ha
   return { cards: rows.slice(0, NEWS_PAGE_SIZE), hasOlder: rows.length > NEWS_PAGE_SIZE };
 }
 
-// Punctuation and spaces that should not stand before the ellipsis.
-const EXCERPT_TRAILING = new Set(" \t\n\r.,;:–-");
-
-/** Shortens to EXCERPT_LENGTH characters at a word boundary, with an ellipsis. */
+/** A news card's text: EXCERPT_LENGTH characters at most. */
 export function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= EXCERPT_LENGTH) return flat;
-  const cut = flat.slice(0, EXCERPT_LENGTH);
-  const space = cut.lastIndexOf(" ");
-  return `${trimEndWhile(space > EXCERPT_LENGTH / 2 ? cut.slice(0, space) : cut, (c) => EXCERPT_TRAILING.has(c))}…`;
+  return shorten(text, EXCERPT_LENGTH);
 }
 
 /** Ids are creation times in ms; anything else cannot name an article. */
