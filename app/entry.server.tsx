@@ -20,7 +20,8 @@ import { PASTOR_FACTS_PATH, isPastorPath } from "~/lib/paths";
 
 // What server/index.mjs calls: start-up before serving, shutdown after the
 // last request, and the handler in front of remix-serve's Express app.
-export { boot, shutdown } from "~/boot/boot.server";
+export { BootError, boot, shutdown } from "~/boot/boot.server";
+export { ConfigError } from "~/services/config.server";
 export { frontDoor } from "~/http/front-door.server";
 
 // The 'not saved' page names the facts' fields as their form does.

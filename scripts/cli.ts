@@ -3,6 +3,7 @@
 // stderr. scripts/zbor.ts runs them (and build/cli.js, its bundle).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { ConfigError } from "~/services/config.server";
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -41,9 +42,7 @@ export function runAndExit(
 ) {
   main(process.argv.slice(2), process)
     .catch((error) => {
-      console.error(
-        error instanceof Error && error.message.startsWith("Invalid configuration") ? error.message : error,
-      );
+      console.error(error instanceof ConfigError ? error.message : error);
       return 1;
     })
     .then(async (code) => {

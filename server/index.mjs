@@ -45,11 +45,9 @@ const app = build.entry.module;
 try {
   await app.boot();
 } catch (error) {
-  // Configuration, bank details, an unreachable database: the message says
-  // it all. Anything else is a bug and keeps its stack.
-  const expected =
-    error instanceof Error &&
-    (error.name === "BootError" || /^(Invalid configuration|Payment QR code)/.test(error.message));
+  // Configuration, an unreachable database: the message says it all.
+  // Anything else is a bug and keeps its stack.
+  const expected = error instanceof app.BootError || error instanceof app.ConfigError;
   console.error(`Start failed: ${expected ? error.message : (error?.stack ?? error)}`);
   process.exit(1);
 }

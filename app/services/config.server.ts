@@ -102,11 +102,19 @@ function isPublicUrl(value: string): boolean {
 
 export type Config = ReturnType<typeof readConfig>;
 
+/** A variable missing or malformed; `message` lists each, in words for the operator (no stack needed). */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
 export function readConfig(env: Record<string, string | undefined> = process.env) {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid configuration in environment variables:\n${lines.join("\n")}`);
+    throw new ConfigError(`Invalid configuration in environment variables:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
