@@ -49,7 +49,7 @@ export const historyPhotoListForm = orderedListForm(["up", "down", "reorder", "d
 /** The bin's 'przywróć' and 'usuń na zawsze'. */
 export const binForm = z.object({
   intent: z.enum(["restore", "purge"]),
-  kind: z.enum(["article", "gallery", "testimony"]),
+  kind: z.enum(["article", "gallery", "testimony", "event"]),
   id: z.string().min(1).max(64),
   title: z.string().max(10_000).optional(),
   confirmed: z.string().optional(),

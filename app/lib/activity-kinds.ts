@@ -17,4 +17,4 @@ export const ACTIVITY_ACTIONS = [
 
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
-export type ActivitySubject = "article" | "gallery" | "church" | "ministry" | "testimony" | "history_photo";
+export type ActivitySubject = "article" | "gallery" | "church" | "ministry" | "testimony" | "history_photo" | "event";

@@ -93,6 +93,10 @@ export const PASTOR_TESTIMONIES_PATH = "/strefapastora/swiadectwa";
 export const PASTOR_HISTORY_PHOTOS_PATH = "/strefapastora/zdjecia-historii";
 export const ADD_TESTIMONY_PATH = `${PASTOR_TESTIMONIES_PATH}/dodaj`;
 export const editTestimonyPath = (id: number) => `${PASTOR_TESTIMONIES_PATH}/edytuj/${id}`;
+/** The pastor's events (the calendar's contents). */
+export const PASTOR_EVENTS_PATH = "/strefapastora/wydarzenia";
+export const ADD_EVENT_PATH = `${PASTOR_EVENTS_PATH}/dodaj`;
+export const editEventPath = (id: number) => `${PASTOR_EVENTS_PATH}/edytuj/${id}`;
 /** The history of changes, the last year. */
 export const ACTIVITY_PATH = "/strefapastora/historia-zmian";
 export const activityPagePath = (page: number) => (page === 1 ? ACTIVITY_PATH : `${ACTIVITY_PATH}?strona=${page}`);

@@ -12,6 +12,7 @@ import {
   DEVICES_PATH,
   LOGIN_PATH,
   PASTOR_ARTICLES_PATH,
+  PASTOR_EVENTS_PATH,
   PASTOR_FACTS_PATH,
   PASTOR_GALLERIES_PATH,
   PASTOR_HISTORY_PHOTOS_PATH,
@@ -64,6 +65,9 @@ export default function PastorHome() {
         </li>
         <li>
           <Link to={PASTOR_GALLERIES_PATH}>galeria zborowa</Link>
+        </li>
+        <li>
+          <Link to={PASTOR_EVENTS_PATH}>wydarzenia (kalendarz)</Link>
         </li>
         <li>
           <Link to={PASTOR_FACTS_PATH}>dane zboru</Link>

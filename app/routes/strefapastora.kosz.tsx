@@ -9,6 +9,7 @@ import {
   purgeItem,
   purgeOnVisit,
   restoreArticle,
+  restoreEvent,
   restoreGallery,
   restoreTestimony,
 } from "~/features/bin/bin.server";
@@ -56,6 +57,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (kind === "article") {
       const result = await restoreArticle({ id, actor: user });
       return result.ok ? redirectWithFlash(BIN_PATH, `Przywrócono artykuł „${result.title}”.`) : gone();
+    }
+    if (kind === "event") {
+      const result = await restoreEvent({ id, actor: user });
+      return result.ok ? redirectWithFlash(BIN_PATH, `Przywrócono wydarzenie „${result.title}”.`) : gone();
     }
     if (kind === "testimony") {
       const result = await restoreTestimony({ id, actor: user });

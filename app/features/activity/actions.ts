@@ -40,6 +40,7 @@ const NOUNS: Record<ActivitySubject, string> = {
   ministry: "służbę",
   testimony: "świadectwo",
   history_photo: "zdjęcie z historii zboru",
+  event: "wydarzenie",
 };
 
 /**

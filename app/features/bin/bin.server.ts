@@ -1,9 +1,9 @@
-// The bin ('kosz'): deleted articles, albums and testimonies wait here for 30 days, with
+// The bin ('kosz'): deleted articles, albums, testimonies and events wait here for 30 days, with
 // their photos still stored, and can be restored exactly as they were. Purged
 // for good after that (at start and on the pastor's next visit), or at once by
 // 'usuń na zawsze'.
 import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
-import { articles, galleries, galleryImages, testimonies } from "~/services/schema";
+import { articles, events, galleries, galleryImages, testimonies } from "~/services/schema";
 import { clock } from "~/services/clock.server";
 import { contentChanged } from "~/services/content-version.server";
 import { isUniqueViolation, withDb } from "~/services/db.server";
@@ -35,7 +35,7 @@ const daysLeft = (deletedAt: Date, now: Date) =>
 
 /** Everything in the bin, the latest deletion first. */
 export async function listBin({ now = clock.now() }: { now?: Date } = {}): Promise<BinItem[]> {
-  const [a, g, t] = await withDb((db) =>
+  const [a, g, t, e] = await withDb((db) =>
     Promise.all([
       db
         .select({ id: articles.id, title: articles.header, deletedAt: articles.deletedAt, by: articles.deletedBy })
@@ -56,12 +56,17 @@ export async function listBin({ now = clock.now() }: { now?: Date } = {}): Promi
         })
         .from(testimonies)
         .where(isNotNull(testimonies.deletedAt)),
+      db
+        .select({ id: events.id, title: events.title, deletedAt: events.deletedAt, by: events.deletedBy })
+        .from(events)
+        .where(isNotNull(events.deletedAt)),
     ]),
   );
   const items = [
     ...a.map((r) => ({ kind: "article" as const, ...r, id: r.id })),
     ...g.map((r) => ({ kind: "gallery" as const, ...r, id: String(r.id) })),
     ...t.map((r) => ({ kind: "testimony" as const, ...r, id: String(r.id) })),
+    ...e.map((r) => ({ kind: "event" as const, ...r, id: String(r.id) })),
   ];
   return items
     .sort((x, y) => y.deletedAt!.getTime() - x.deletedAt!.getTime())
@@ -132,6 +137,28 @@ export async function restoreTestimony({ id, actor = null }: { id: string; actor
           action: "restored",
           subject: { kind: "testimony", id, title: restored.title },
         });
+      }
+      return restored;
+    }),
+  );
+  if (!row) return { ok: false, reason: "gone" };
+  await contentChanged();
+  return { ok: true, title: row.title };
+}
+
+/** Takes an event out of the bin: same id, address and exceptions; a subscribed calendar gets it again. */
+export async function restoreEvent({ id, actor = null }: { id: string; actor?: Actor }): Promise<RestoreResult> {
+  const eid = rowId(id);
+  if (eid === null) return { ok: false, reason: "gone" };
+  const row = await withDb((db) =>
+    db.transaction(async (tx) => {
+      const [restored] = await tx
+        .update(events)
+        .set({ deletedAt: null, deletedBy: null, sequence: sql`${events.sequence} + 1`, updatedAt: clock.now() })
+        .where(and(eq(events.id, eid), isNotNull(events.deletedAt)))
+        .returning({ title: events.title });
+      if (restored) {
+        await recordActivity(tx, { actor, action: "restored", subject: { kind: "event", id, title: restored.title } });
       }
       return restored;
     }),
@@ -228,6 +255,20 @@ export async function purgeItem(
         if (!row) return null;
         title = row.header;
         images = row.key ? [{ key: row.key, width: row.width ?? 0, height: row.height ?? 0 }] : [];
+      } else if (kind === "event") {
+        // Its exceptions go with it (on delete cascade).
+        const [row] = await tx
+          .delete(events)
+          .where(and(eq(events.id, gid!), isNotNull(events.deletedAt)))
+          .returning({
+            title: events.title,
+            key: events.imageKey,
+            width: events.imageWidth,
+            height: events.imageHeight,
+          });
+        if (!row) return null;
+        title = row.title;
+        images = row.key ? [{ key: row.key, width: row.width ?? 0, height: row.height ?? 0 }] : [];
       } else if (kind === "testimony") {
         const [row] = await tx
           .delete(testimonies)
@@ -268,7 +309,7 @@ export async function purgeExpired(
   store: Storage = storage(),
 ): Promise<number> {
   const cutoff = new Date(now.getTime() - BIN_KEEP_MS);
-  const [a, g, t] = await withDb((db) =>
+  const [a, g, t, e] = await withDb((db) =>
     Promise.all([
       db
         .select({ id: articles.id })
@@ -282,12 +323,17 @@ export async function purgeExpired(
         .select({ id: testimonies.id })
         .from(testimonies)
         .where(and(isNotNull(testimonies.deletedAt), lt(testimonies.deletedAt, cutoff))),
+      db
+        .select({ id: events.id })
+        .from(events)
+        .where(and(isNotNull(events.deletedAt), lt(events.deletedAt, cutoff))),
     ]),
   );
   let purged = 0;
   for (const r of a) if (await purgeItem({ kind: "article", id: r.id }, store)) purged++;
   for (const r of g) if (await purgeItem({ kind: "gallery", id: String(r.id) }, store)) purged++;
   for (const r of t) if (await purgeItem({ kind: "testimony", id: String(r.id) }, store)) purged++;
+  for (const r of e) if (await purgeItem({ kind: "event", id: String(r.id) }, store)) purged++;
   await pruneActivity({ now });
   if (purged) logger.info({ purged }, "items older than 30 days purged from the bin");
   return purged;

@@ -3,12 +3,13 @@
 /** Days an item stays in the bin before it is deleted for good. */
 export const BIN_KEEP_DAYS = 30;
 
-export type BinKind = "article" | "gallery" | "testimony";
+export type BinKind = "article" | "gallery" | "testimony" | "event";
 
 export const BIN_KIND_LABELS: Record<BinKind, string> = {
   article: "artykuł",
   gallery: "galeria",
   testimony: "świadectwo",
+  event: "wydarzenie",
 };
 
 /** The kind as the object of a sentence: 'usunąć na zawsze galerię'. */
@@ -16,6 +17,7 @@ export const BIN_KIND_OBJECTS: Record<BinKind, string> = {
   article: "artykuł",
   gallery: "galerię",
   testimony: "świadectwo",
+  event: "wydarzenie",
 };
 
 /** The question before 'usuń na zawsze'. */

@@ -13,7 +13,14 @@ export function keptFormMessage(withPhoto: boolean): string {
 export const KEPT_PARAM = "zachowane";
 
 export type KeptFormKind =
-  "article-add" | "article-edit" | "album-details" | "church-facts" | "testimony-add" | "testimony-edit";
+  | "article-add"
+  | "article-edit"
+  | "album-details"
+  | "church-facts"
+  | "testimony-add"
+  | "testimony-edit"
+  | "event-add"
+  | "event-edit";
 
 /** What a page needs to know of the kept form it shows. */
 export interface KeptFormView {

@@ -1,0 +1,107 @@
+// One post of the event form (add or edit): the fields read by zod, saved,
+// and the answer the page shows; and a form kept after the session ended,
+// brought back after sign-in.
+import { z } from "zod";
+import type { SessionUser } from "~/features/auth/auth.server";
+import { type PastorEvent, addEvent, formValuesOf, updateEvent } from "~/features/events/events-admin.server";
+import { EVENT_MESSAGES, type EventErrors, type EventFormValues } from "~/features/events/event-fields";
+import { DAY_CODES } from "~/features/events/recurrence";
+import { dropKeptForm, getKeptForm, keptFormView } from "~/features/kept-forms/kept-forms.server";
+import { KEPT_PARAM, type KeptFormView } from "~/features/kept-forms/messages";
+
+export interface EventRefusal {
+  values: EventFormValues;
+  /** The version the form now carries (the stored one after a conflict). */
+  version: number;
+  errors: EventErrors;
+  /** Another tab saved first: what differs and the stored event, as the form would show it. */
+  conflict?: { changed: string[]; current: EventFormValues };
+}
+
+export type EventOutcome =
+  | { ok: true; message: string; id: number }
+  | { ok: false; status: 400 | 404 | 409; error: string; refused: EventRefusal | null };
+
+const text = z.string().max(100_000).catch("");
+const fields = z.object({
+  title: text,
+  startDate: text,
+  startTime: text,
+  endDate: text,
+  endTime: text,
+  allDay: z.string().optional(),
+  place: text,
+  description: text,
+  repeat: text,
+  interval: text,
+  monthWeek: text,
+  monthDay: text,
+  ends: text,
+  untilDate: text,
+  count: text,
+  publishAt: text,
+  version: z.coerce.number().int().nonnegative().catch(0),
+});
+
+/** What the form sent, with anything missing as empty (an unticked checkbox is not sent); each day is its own checkbox `day-MO`. */
+export function typedEvent(form: Record<string, unknown>): { values: EventFormValues; version: number } {
+  const { allDay, version, ...rest } = fields.parse(form);
+  const days = DAY_CODES.filter((d) => form[`day-${d}`] === "1");
+  return { values: { ...rest, allDay: allDay === "1", days }, version };
+}
+
+export async function submitEventForm(
+  form: URLSearchParams,
+  target: { kind: "add" } | { kind: "edit"; id: number },
+  user: Pick<SessionUser, "id" | "email">,
+): Promise<EventOutcome> {
+  const typed = typedEvent(Object.fromEntries(form));
+  const intent = form.get("intent");
+  const result =
+    target.kind === "add"
+      ? await addEvent(typed.values, { intent, actor: user })
+      : await updateEvent(target.id, typed.values, { baseVersion: typed.version, intent, actor: user });
+  if (result.ok) {
+    await dropKeptForm({ id: form.get(KEPT_PARAM), user });
+    const draft = intent === "draft" ? " jako szkic" : "";
+    return {
+      ok: true,
+      id: result.id,
+      message:
+        target.kind === "add"
+          ? `Dodano wydarzenie „${result.title}”${draft}.`
+          : `Zapisano wydarzenie „${result.title}”${draft}.`,
+    };
+  }
+  if (result.status === 404) return { ok: false, status: 404, error: EVENT_MESSAGES.gone, refused: null };
+  if (result.status === 400) {
+    return { ok: false, status: 400, error: EVENT_MESSAGES.fix, refused: { ...typed, errors: result.errors } };
+  }
+  return {
+    ok: false,
+    status: 409,
+    error: EVENT_MESSAGES.conflict,
+    refused: {
+      values: typed.values,
+      version: result.current.version,
+      errors: {},
+      conflict: { changed: result.changed, current: formValuesOf(result.current) },
+    },
+  };
+}
+
+/** The edit page's form values of a stored event. */
+export function eventFormOf(e: PastorEvent): EventFormValues {
+  return formValuesOf(e);
+}
+
+/** The form kept for this page (?zachowane=key), if it is the user's and of this kind. */
+export async function keptEventForm(
+  keptId: string | null,
+  user: Pick<SessionUser, "email">,
+  kind: "add" | "edit",
+): Promise<(KeptFormView & { values: EventFormValues; version: number }) | null> {
+  const kept = await getKeptForm({ id: keptId, user, form: kind === "add" ? "event-add" : "event-edit" });
+  if (!kept) return null;
+  return { ...keptFormView(kept), ...typedEvent(kept.fields) };
+}

@@ -1,0 +1,536 @@
+// The pastor's events ('Wydarzenia'): add, edit with the two-tab version
+// check, drafts and scheduled publishing as for articles, the bin. Each
+// change in one transaction with its history entry, then the content
+// version, so /kalendarz and the feed follow at once. Every change a
+// subscribed calendar must take raises the event's SEQUENCE.
+import { TZDate } from "@date-fns/tz";
+import { and, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { type Actor, recordActivity } from "~/features/activity/activity.server";
+import { clock } from "~/services/clock.server";
+import { contentChanged } from "~/services/content-version.server";
+import { type Db, withDb } from "~/services/db.server";
+import { eventExceptions, events } from "~/services/schema";
+import {
+  instantToWallTime,
+  publicationChange,
+  publicationOf,
+  publishAtFor,
+  readPublishChoice,
+  type Publication,
+} from "~/features/publishing/publication.server";
+import {
+  CALENDAR_TIME_ZONE,
+  DAY_CODES,
+  type DayCode,
+  type EventException,
+  type EventRule,
+  addDays,
+  daysBetween,
+  expandEvent,
+  ruleDays,
+  warsawDate,
+  warsawInstant,
+} from "~/features/events/recurrence";
+import {
+  EVENT_CHANGE_NAMES,
+  EVENT_COUNT_MAX,
+  EVENT_DESCRIPTION_MAX,
+  EVENT_INTERVAL_MAX,
+  EVENT_PLACE_MAX,
+  EVENT_TITLE_MAX,
+  type EventErrors,
+  type EventFormValues,
+} from "~/features/events/event-fields";
+import { isCalendarDate } from "~/lib/text";
+
+/** What a row of `events` holds of the form (no photo, no publication). */
+export interface EventValues {
+  title: string;
+  description: string;
+  place: string;
+  startDate: string;
+  startTime: string | null;
+  endTime: string | null;
+  endDate: string | null;
+  repeat: "none" | "weekly" | "monthly";
+  interval: number;
+  weekdays: string[];
+  monthWeek: number | null;
+  untilDate: string | null;
+  count: number | null;
+}
+
+/** An event as the pastor's pages show it. */
+export interface PastorEvent extends EventValues {
+  id: number;
+  version: number;
+  sequence: number;
+  publishAt: Date | null;
+  publication: Publication;
+  exceptions: EventException[];
+}
+
+export type EventResult =
+  | { ok: true; id: number; title: string }
+  | { ok: false; status: 400; errors: EventErrors }
+  | { ok: false; status: 404 }
+  /** Another tab saved first: what differs (Polish names) and the stored event. */
+  | { ok: false; status: 409; changed: string[]; current: PastorEvent };
+
+// Sensible years for a congregation's calendar; also bounds what a rule with no end expands.
+const FIRST_YEAR = 2000;
+const LAST_YEAR = 2100;
+// A recurring event's first occurrence is looked for this far after the day typed.
+const FIRST_OCCURRENCE_REACH_DAYS = 5 * 366;
+
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFD]/g;
+const cleanLine = (v: string) => v.replace(CONTROL, "").replace(/\s+/g, " ").trim();
+const cleanText = (v: string) =>
+  v
+    .replace(/\r\n?/g, "\n")
+    .replace(CONTROL, "")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+
+const pad = (n: number) => String(n).padStart(2, "0");
+const DOTTED_DATE = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
+const CLOCK_TIME = /^(\d{1,2})[:.](\d{2})$/;
+
+/** A day as a date input sends it (`2027-02-28`) or as typed without one (`28.02.2027`); null when no such day. */
+export function readDate(text: string): string | null {
+  const t = text.trim();
+  const dotted = DOTTED_DATE.exec(t);
+  const iso = dotted ? `${dotted[3]}-${pad(Number(dotted[2]))}-${pad(Number(dotted[1]))}` : t;
+  return isCalendarDate(iso) ? iso : null;
+}
+
+/** A wall-clock time, `HH:MM` (also `9:30`, `9.30`); null when not one. */
+export function readTime(text: string): string | null {
+  const m = CLOCK_TIME.exec(text.trim());
+  if (!m) return null;
+  const [h, mi] = [Number(m[1]), Number(m[2])];
+  return h <= 23 && mi <= 59 ? `${pad(h)}:${pad(mi)}` : null;
+}
+
+/** True when the clocks skip this Warsaw time that day (02:00–02:59 on the last Sunday of March). */
+export function isSkippedTime(date: string, time: string): boolean {
+  const z = new TZDate(warsawInstant(date, time).getTime(), CALENDAR_TIME_ZONE);
+  return `${pad(z.getHours())}:${pad(z.getMinutes())}` !== time || warsawDate(z) !== date;
+}
+
+const skippedMessage = (date: string, time: string) =>
+  `${date} o ${time} nie istnieje: tej nocy zegary przestawia się z 2:00 na 3:00 (zmiana czasu na letni). Podaj inną godzinę.`;
+
+const numberIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/**
+ * The typed values cleaned and checked; errors in Polish by field. A
+ * recurring event starts on its first occurrence: the day typed, or the
+ * first of the chosen days after it.
+ */
+export function checkEvent(
+  input: EventFormValues,
+): { ok: true; values: EventValues } | { ok: false; status: 400; errors: EventErrors } {
+  const errors: EventErrors = {};
+  const title = cleanLine(input.title);
+  const place = cleanLine(input.place);
+  const description = cleanText(input.description);
+  if (!title) errors.title = "Podaj tytuł wydarzenia.";
+  else if ([...title].length > EVENT_TITLE_MAX) errors.title = `Tytuł może mieć najwyżej ${EVENT_TITLE_MAX} znaków.`;
+  if ([...place].length > EVENT_PLACE_MAX) errors.place = `Miejsce może mieć najwyżej ${EVENT_PLACE_MAX} znaków.`;
+  if ([...description].length > EVENT_DESCRIPTION_MAX) {
+    errors.description = `Opis może mieć najwyżej ${EVENT_DESCRIPTION_MAX} znaków.`;
+  }
+
+  // The start.
+  let startDate = readDate(input.startDate);
+  if (!input.startDate.trim()) errors.startDate = "Podaj dzień początku.";
+  else if (!startDate) errors.startDate = "Nie ma takiego dnia – sprawdź datę (np. 30 lutego nie istnieje).";
+  else if (Number(startDate.slice(0, 4)) < FIRST_YEAR || Number(startDate.slice(0, 4)) > LAST_YEAR) {
+    errors.startDate = `Podaj dzień z lat ${FIRST_YEAR}–${LAST_YEAR}.`;
+    startDate = null;
+  }
+  const allDay = input.allDay;
+  const startTime = allDay ? null : readTime(input.startTime);
+  if (!allDay) {
+    if (!input.startTime.trim()) errors.startTime = "Podaj godzinę początku albo zaznacz „Cały dzień”.";
+    else if (!startTime) errors.startTime = "Podaj godzinę w postaci gg:mm, np. 10:00.";
+  }
+
+  // The end: a timed event ends later the same day or the next; an all-day one on its last day.
+  let endTime: string | null = null;
+  let endDate: string | null = null;
+  const typedEndDate = input.endDate.trim();
+  const typedEndTime = input.endTime.trim();
+  const readEndDate = typedEndDate ? readDate(typedEndDate) : null;
+  if (typedEndDate && !readEndDate) errors.end = "Nie ma takiego dnia końca – sprawdź datę.";
+  else if (allDay) {
+    if (readEndDate && startDate && readEndDate < startDate) errors.end = "Koniec nie może być przed początkiem.";
+    else if (readEndDate && startDate && readEndDate > startDate) endDate = readEndDate;
+  } else if (typedEndTime || typedEndDate) {
+    const time = readTime(typedEndTime);
+    if (!typedEndTime) errors.end = "Podaj też godzinę końca.";
+    else if (!time) errors.end = "Podaj godzinę końca w postaci gg:mm, np. 12:00.";
+    else if (startDate && startTime) {
+      const day = readEndDate ?? startDate;
+      if (isSkippedTime(day, time)) errors.end = skippedMessage(day, time);
+      else {
+        const minutes = warsawInstant(day, time).getTime() - warsawInstant(startDate, startTime).getTime();
+        if (minutes <= 0) errors.end = "Koniec musi być później niż początek.";
+        else if (daysBetween(startDate, day) > 1 || (day !== startDate && time > startTime)) {
+          errors.end = "Wydarzenie z godziną może trwać najwyżej dobę – dłuższe zapisz jako całodniowe.";
+        } else endTime = time;
+      }
+    }
+  }
+  if (startDate && startTime && isSkippedTime(startDate, startTime)) {
+    errors.startTime = skippedMessage(startDate, startTime);
+  }
+
+  // The recurrence.
+  const repeat = input.repeat === "weekly" || input.repeat === "monthly" ? input.repeat : "none";
+  let interval = 1;
+  let weekdays: string[] = [];
+  let monthWeek: number | null = null;
+  let untilDate: string | null = null;
+  let count: number | null = null;
+  if (repeat !== "none") {
+    const n = numberIn(1, EVENT_INTERVAL_MAX).safeParse(input.interval.trim() || "1");
+    if (n.success) interval = n.data;
+    else errors.interval = `Podaj liczbę od 1 do ${EVENT_INTERVAL_MAX}.`;
+    if (repeat === "weekly") {
+      weekdays = DAY_CODES.filter((d) => input.days.includes(d));
+      // No day ticked: the day of the start.
+      if (!weekdays.length && startDate)
+        weekdays = [DAY_CODES[(new Date(`${startDate}T00:00:00Z`).getUTCDay() + 6) % 7]];
+    } else {
+      const week = z.enum(["1", "2", "3", "4", "-1"]).safeParse(input.monthWeek);
+      const day = z.enum(DAY_CODES as [DayCode, ...DayCode[]]).safeParse(input.monthDay);
+      if (week.success && day.success) {
+        monthWeek = Number(week.data);
+        weekdays = [day.data];
+      } else errors.monthWeek = "Wybierz, który dzień miesiąca (np. 1. w miesiącu, niedziela).";
+    }
+    if (input.ends === "until") {
+      untilDate = readDate(input.untilDate);
+      if (!input.untilDate.trim()) errors.untilDate = "Podaj dzień, do którego wydarzenie się powtarza.";
+      else if (!untilDate) errors.untilDate = "Nie ma takiego dnia – sprawdź datę.";
+      else if (startDate && untilDate < startDate) errors.untilDate = "Ten dzień jest przed początkiem wydarzenia.";
+      else if (Number(untilDate.slice(0, 4)) > LAST_YEAR) errors.untilDate = `Podaj dzień do roku ${LAST_YEAR}.`;
+    } else if (input.ends === "count") {
+      const c = numberIn(1, EVENT_COUNT_MAX).safeParse(input.count.trim());
+      if (c.success) count = c.data;
+      else errors.count = `Podaj liczbę powtórzeń od 1 do ${EVENT_COUNT_MAX}.`;
+    }
+  }
+  if (Object.keys(errors).length || !startDate) return { ok: false, status: 400, errors };
+
+  const values: EventValues = {
+    title,
+    description,
+    place,
+    startDate,
+    startTime,
+    endTime,
+    endDate,
+    repeat,
+    interval,
+    weekdays,
+    monthWeek,
+    untilDate,
+    count,
+  };
+  if (repeat !== "none") {
+    // The rule's first day, so DTSTART is its first occurrence (as RFC 5545 wants).
+    const [first] = ruleDays({ id: 0, ...values }, startDate, addDays(startDate, FIRST_OCCURRENCE_REACH_DAYS));
+    if (!first)
+      return { ok: false, status: 400, errors: { repeat: "Przy tych ustawieniach wydarzenie nie wypada ani razu." } };
+    if (first !== startDate) {
+      if (startTime && isSkippedTime(first, startTime)) {
+        return { ok: false, status: 400, errors: { startTime: skippedMessage(first, startTime) } };
+      }
+      values.endDate = endDate ? addDays(first, daysBetween(startDate, endDate)) : null;
+      values.startDate = first;
+    }
+  }
+  return { ok: true, values };
+}
+
+const columns = {
+  id: events.id,
+  title: events.title,
+  description: events.description,
+  place: events.place,
+  startDate: events.startDate,
+  startTime: events.startTime,
+  endTime: events.endTime,
+  endDate: events.endDate,
+  repeat: events.repeat,
+  interval: events.interval,
+  weekdays: events.weekdays,
+  monthWeek: events.monthWeek,
+  untilDate: events.untilDate,
+  count: events.count,
+  publishAt: events.publishAt,
+  version: events.version,
+  sequence: events.sequence,
+};
+
+const notBinned = isNull(events.deletedAt);
+const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2 ** 31 - 1;
+
+type Row = Omit<PastorEvent, "publication" | "exceptions">;
+
+const withPublication = (row: Row, exceptions: EventException[], now: Date): PastorEvent => ({
+  ...row,
+  publication: publicationOf(row.publishAt, now),
+  exceptions,
+});
+
+/** One event outside the bin (drafts too) with its exceptions, or null. */
+export async function getPastorEvent(id: number, now: Date = clock.now()): Promise<PastorEvent | null> {
+  if (!validId(id)) return null;
+  return withDb(async (db) => {
+    const [row] = await db
+      .select(columns)
+      .from(events)
+      .where(and(eq(events.id, id), notBinned));
+    if (!row) return null;
+    const xs = await db
+      .select({
+        occurrenceDate: eventExceptions.occurrenceDate,
+        kind: eventExceptions.kind,
+        movedDate: eventExceptions.movedDate,
+        movedTime: eventExceptions.movedTime,
+        movedEndTime: eventExceptions.movedEndTime,
+      })
+      .from(eventExceptions)
+      .where(eq(eventExceptions.eventId, id))
+      .orderBy(eventExceptions.occurrenceDate);
+    return withPublication(row, xs, now);
+  });
+}
+
+export interface PastorEventItem {
+  id: number;
+  title: string;
+  place: string;
+  rule: Pick<EventValues, "repeat" | "interval" | "weekdays" | "monthWeek" | "untilDate" | "count">;
+  publication: Publication;
+  /** The next occurrence's day and time (Warsaw), or the last one's for an event that is over. */
+  when: { date: string; time: string | null } | null;
+  upcoming: boolean;
+}
+
+// How far ahead the list looks for an event's next occurrence.
+const LIST_REACH_DAYS = 2 * 366;
+
+/**
+ * Every event outside the bin, drafts and scheduled ones too: those still
+ * ahead first, by their next occurrence; then those that are over, the
+ * latest first.
+ */
+export async function listPastorEvents(now: Date = clock.now()): Promise<PastorEventItem[]> {
+  const rows = await withDb((db) => db.select(columns).from(events).where(notBinned).orderBy(events.id));
+  const today = warsawInstant(warsawDate(now));
+  const ahead = new Date(today.getTime() + LIST_REACH_DAYS * 86_400_000);
+  const items = rows.map((row) => {
+    const rule: EventRule = row;
+    const [next] = expandEvent(rule, [], today, ahead);
+    const last = next ? null : (ruleDays(rule, row.startDate, warsawDate(today)).at(-1) ?? row.startDate);
+    return {
+      id: row.id,
+      title: row.title,
+      place: row.place,
+      rule: {
+        repeat: row.repeat,
+        interval: row.interval,
+        weekdays: row.weekdays,
+        monthWeek: row.monthWeek,
+        untilDate: row.untilDate,
+        count: row.count,
+      },
+      publication: publicationOf(row.publishAt, now),
+      when: next ? { date: next.date, time: next.startTime } : { date: last!, time: row.startTime },
+      upcoming: Boolean(next),
+      order: next ? next.start.getTime() : 0,
+    };
+  });
+  items.sort((a, b) =>
+    a.upcoming !== b.upcoming
+      ? Number(b.upcoming) - Number(a.upcoming)
+      : a.upcoming
+        ? a.order - b.order
+        : b.when!.date.localeCompare(a.when!.date),
+  );
+  return items.map(({ order: _order, ...item }) => item);
+}
+
+/** The form's values of a stored event (what the edit page shows). */
+export function formValuesOf(e: PastorEvent): EventFormValues {
+  const [firstDay] = e.weekdays;
+  return {
+    title: e.title,
+    startDate: e.startDate,
+    startTime: e.startTime ?? "",
+    endDate: e.endDate ?? (e.endTime && e.startTime && e.endTime <= e.startTime ? addDays(e.startDate, 1) : ""),
+    endTime: e.endTime ?? "",
+    allDay: e.startTime === null,
+    place: e.place,
+    description: e.description,
+    repeat: e.repeat,
+    interval: String(e.interval),
+    days:
+      e.repeat === "weekly"
+        ? (e.weekdays.filter((d) => (DAY_CODES as readonly string[]).includes(d)) as DayCode[])
+        : [],
+    monthWeek: e.monthWeek === null ? "1" : String(e.monthWeek),
+    monthDay: e.repeat === "monthly" && firstDay ? firstDay : "SU",
+    ends: e.untilDate ? "until" : e.count ? "count" : "never",
+    untilDate: e.untilDate ?? "",
+    count: e.count ? String(e.count) : "",
+    publishAt: e.publishAt ? instantToWallTime(e.publishAt) : "",
+  };
+}
+
+async function afterCommit<T extends { ok: boolean }>(db: Db, result: T): Promise<T> {
+  if (result.ok) await contentChanged(db);
+  return result;
+}
+
+function publishAtOf(input: EventFormValues, intent: unknown, current: Date | null) {
+  const choice = readPublishChoice(intent, input.publishAt);
+  if (!choice.ok) return { ok: false as const, message: choice.message };
+  return { ok: true as const, at: publishAtFor(choice.choice, current) };
+}
+
+/** Adds an event: published now, at the typed moment, or a draft ('zapisz jako szkic'). */
+export async function addEvent(
+  input: EventFormValues,
+  { intent, actor }: { intent: unknown; actor: Actor },
+): Promise<EventResult> {
+  const checked = checkEvent(input);
+  const publish = publishAtOf(input, intent, null);
+  if (!checked.ok || !publish.ok) {
+    const errors = { ...(checked.ok ? {} : checked.errors), ...(publish.ok ? {} : { publishAt: publish.message }) };
+    return { ok: false, status: 400, errors };
+  }
+  const { values } = checked;
+  const now = clock.now();
+  return withDb(async (db) =>
+    afterCommit(
+      db,
+      await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(events)
+          .values({ ...values, publishAt: publish.at, createdAt: now, updatedAt: now })
+          .returning({ id: events.id });
+        const subject = { kind: "event", id: row.id, title: values.title } as const;
+        await recordActivity(tx, { actor, action: "created", subject });
+        if (publicationChange(null, publish.at, now) === "scheduled") {
+          await recordActivity(tx, { actor, action: "scheduled", subject });
+        }
+        return { ok: true as const, id: row.id, title: values.title };
+      }),
+    ),
+  );
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Polish names of what differs between the stored event and an edit. */
+function differences(current: Row, next: EventValues, publishAt: Date | null): string[] {
+  const changed: string[] = [];
+  if (current.title !== next.title) changed.push(EVENT_CHANGE_NAMES.title);
+  if (current.startDate !== next.startDate || current.startTime !== next.startTime) {
+    changed.push(EVENT_CHANGE_NAMES.start);
+  }
+  if (current.endDate !== next.endDate || current.endTime !== next.endTime) changed.push(EVENT_CHANGE_NAMES.end);
+  if (current.place !== next.place) changed.push(EVENT_CHANGE_NAMES.place);
+  if (current.description !== next.description) changed.push(EVENT_CHANGE_NAMES.description);
+  const rule = (e: EventValues | Row) => [e.repeat, e.interval, e.weekdays, e.monthWeek, e.untilDate, e.count];
+  if (!same(rule(current), rule(next))) changed.push(EVENT_CHANGE_NAMES.repeat);
+  if ((current.publishAt?.getTime() ?? null) !== (publishAt?.getTime() ?? null)) {
+    changed.push(EVENT_CHANGE_NAMES.publishAt);
+  }
+  return changed;
+}
+
+/**
+ * Saves an edit. Refused (409) when the event changed since `baseVersion`
+ * (another tab saved first) and the edit would change it.
+ */
+export async function updateEvent(
+  id: number,
+  input: EventFormValues,
+  { baseVersion, intent, actor }: { baseVersion: unknown; intent: unknown; actor: Actor },
+): Promise<EventResult> {
+  const checked = checkEvent(input);
+  const choice = readPublishChoice(intent, input.publishAt);
+  if (!checked.ok || !choice.ok) {
+    const errors = { ...(checked.ok ? {} : checked.errors), ...(choice.ok ? {} : { publishAt: choice.message }) };
+    return { ok: false, status: 400, errors };
+  }
+  if (!validId(id)) return { ok: false, status: 404 };
+  const { values } = checked;
+  return withDb(async (db) => {
+    const result: EventResult = await db.transaction(async (tx) => {
+      const [current] = await tx
+        .select(columns)
+        .from(events)
+        .where(and(eq(events.id, id), notBinned))
+        .for("update");
+      if (!current) return { ok: false as const, status: 404 as const };
+      const now = clock.now();
+      const publishAt = publishAtFor(choice.choice, current.publishAt, now);
+      const changed = differences(current, values, publishAt);
+      if (!changed.length) return { ok: true as const, id, title: current.title };
+      if (Number(baseVersion) !== current.version) {
+        return {
+          ok: false as const,
+          status: 409 as const,
+          changed,
+          current: withPublication(current, [], now),
+        };
+      }
+      await tx
+        .update(events)
+        .set({
+          ...values,
+          publishAt,
+          version: current.version + 1,
+          sequence: current.sequence + 1,
+          updatedAt: now,
+        })
+        .where(eq(events.id, id));
+      const subject = { kind: "event", id, title: values.title } as const;
+      await recordActivity(tx, { actor, action: "edited", subject });
+      const change = publicationChange(current.publishAt, publishAt, now);
+      if (change) await recordActivity(tx, { actor, action: change, subject });
+      return { ok: true as const, id, title: values.title };
+    });
+    return afterCommit(db, result);
+  });
+}
+
+/** 'usuń': to the bin, from where it can be restored for 30 days. */
+export async function binEvent(id: number, { actor }: { actor: Actor }): Promise<EventResult> {
+  if (!validId(id)) return { ok: false, status: 404 };
+  return withDb(async (db) => {
+    const result: EventResult = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(events)
+        .set({ deletedAt: clock.now(), deletedBy: actor?.email ?? null })
+        .where(and(eq(events.id, id), notBinned))
+        .returning({ title: events.title });
+      if (!row) return { ok: false as const, status: 404 as const };
+      await recordActivity(tx, { actor, action: "binned", subject: { kind: "event", id, title: row.title } });
+      return { ok: true as const, id, title: row.title };
+    });
+    return afterCommit(db, result);
+  });
+}

@@ -1,0 +1,95 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/features/auth/auth.server";
+import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
+import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
+import { KEPT_PARAM } from "~/features/kept-forms/messages";
+import { getPastorEvent } from "~/features/events/events-admin.server";
+import { eventFormOf, keptEventForm, submitEventForm } from "~/features/events/event-form.server";
+import { EventForm } from "~/features/events/event-form";
+import { PublicationBadge } from "~/features/publishing/publish-controls";
+import { BackLink } from "~/components/layout";
+import { PastorBar } from "~/components/pastor";
+import { redirectWithFlash } from "~/http/flash.server";
+import { UPLOAD_MESSAGES } from "~/services/upload.server";
+import { seo } from "~/features/seo/seo";
+import { PASTOR_EVENTS_PATH, editEventPath } from "~/lib/paths";
+import { LONG_FORM_MAX_BYTES, readSmallForm } from "~/http/small-form.server";
+
+export const meta: MetaFunction = (args) => seo(args, { page: "Edycja wydarzenia" });
+
+/** The id of the address, or 0 (no event has it) when it is not a plain number. */
+const idOf = (param: string | undefined) => (param && /^[1-9][0-9]{0,9}$/.test(param) ? Number(param) : 0);
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const event = await getPastorEvent(idOf(params.id));
+  if (!event) return data({ email: user.email, csrf: user.csrf, event: null, kept: null }, { status: 404 });
+  const kept = await keptEventForm(new URL(request.url).searchParams.get(KEPT_PARAM), user, "edit");
+  return {
+    email: user.email,
+    csrf: user.csrf,
+    event: {
+      id: event.id,
+      publication: event.publication,
+      // A kept edit still counts from the version it began from: what changed meanwhile is not overwritten unseen.
+      values: kept ? kept.values : eventFormOf(event),
+      version: kept ? kept.version : event.version,
+    },
+    kept: kept ? { key: kept.key, message: kept.message } : null,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const id = idOf(params.id);
+  // A post after the session ended is kept, and brought back after sign-in.
+  const user = await requireUserOrKeep(request, { form: "event-edit", path: editEventPath(id) });
+  if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
+    return data({ error: UPLOAD_MESSAGES.malformed, refused: null }, { status: 413 });
+  }
+  const form = await readSmallForm(request, LONG_FORM_MAX_BYTES);
+  const outcome = await submitEventForm(form, { kind: "edit", id }, user);
+  if (outcome.ok) return redirectWithFlash(PASTOR_EVENTS_PATH, outcome.message);
+  return data({ error: outcome.error, refused: outcome.refused }, { status: outcome.status });
+}
+
+export default function EditEvent() {
+  const { email, event, kept } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  if (!event) {
+    return (
+      <section className="page pastor">
+        <PastorBar email={email} />
+        <h1 className="empty">Nie ma takiego wydarzenia</h1>
+        <BackLink to={PASTOR_EVENTS_PATH} />
+      </section>
+    );
+  }
+  const refused = reply?.refused ?? null;
+  const conflict = refused?.conflict;
+  return (
+    <section className="page pastor">
+      <PastorBar email={email} />
+      <BackLink to={PASTOR_EVENTS_PATH} />
+      <h1>Edycja wydarzenia</h1>
+      <p>
+        Stan: <PublicationBadge publication={event.publication} />
+      </p>
+      <EventForm
+        action={editEventPath(event.id)}
+        submitLabel={event.publication.state === "draft" ? "zapisz i opublikuj" : "zapisz"}
+        values={refused?.values ?? event.values}
+        version={refused?.version ?? event.version}
+        errors={refused?.errors}
+        error={reply?.error}
+        kept={kept}
+        conflict={
+          conflict
+            ? { changed: conflict.changed, current: conflict.current, currentHref: editEventPath(event.id) }
+            : null
+        }
+      />
+    </section>
+  );
+}

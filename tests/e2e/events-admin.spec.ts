@@ -1,0 +1,146 @@
+// 'Wydarzenia' in the pastor area, with JavaScript on and off: a form
+// refused (a start the spring clock change skips, an end before the start)
+// keeps what was typed; a weekly event added is on /kalendarz and in
+// /kalendarz.ics (read by ical.js) at once; an edit begun in a second tab
+// after another save is refused with the stored version shown.
+import type { Page } from "@playwright/test";
+import ICAL from "ical.js";
+import { expect, flash, signIn, test } from "./fixtures";
+import { confirmDelete, purgeTestItems } from "./bin.helpers";
+
+const row = (page: Page, title: string) =>
+  page.locator(".events-edit > li").filter({ has: page.getByRole("heading", { name: title }) });
+
+/** Today's day in Warsaw moved by n days, `YYYY-MM-DD`. */
+function warsawDay(n: number): string {
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Warsaw" }).format(new Date());
+  const d = new Date(`${today}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+const DAY_NAMES = ["niedziela", "poniedziałek", "wtorek", "środa", "czwartek", "piątek", "sobota"];
+
+/** The starts (Warsaw wall time, `YYYY-MM-DDTHH:MM`) ical.js expands for the event titled so, the first `n`. */
+function feedStarts(text: string, title: string, n: number): { start: string; cancelled: boolean }[] {
+  const root = new ICAL.Component(ICAL.parse(text));
+  for (const tz of root.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(tz);
+  const vevents = root.getAllSubcomponents("vevent");
+  const master = vevents.find((v) => v.getFirstPropertyValue("summary") === title && !v.hasProperty("recurrence-id"));
+  if (!master) return [];
+  const event = new ICAL.Event(master);
+  for (const v of vevents) {
+    if (v.hasProperty("recurrence-id") && v.getFirstPropertyValue("uid") === event.uid) event.relateException(v);
+  }
+  const out: { start: string; cancelled: boolean }[] = [];
+  const it = event.iterator();
+  for (let next = it.next(); next && out.length < n; next = it.next()) {
+    const details = event.getOccurrenceDetails(next);
+    out.push({
+      start: details.startDate.toString().slice(0, 16),
+      cancelled: details.item.component.getFirstPropertyValue("status") === "CANCELLED",
+    });
+  }
+  return out;
+}
+
+test.afterEach(async ({ page }) => {
+  // What a run added (titles starting with "E2E ") goes to the bin, then for good.
+  await page.goto("/strefapastora/wydarzenia");
+  if (!page.url().endsWith("/strefapastora/wydarzenia")) return;
+  const left = page.locator(".events-edit > li").filter({ has: page.getByRole("heading", { name: /^E2E / }) });
+  while ((await left.count()) > 0) {
+    await confirmDelete(page, left.first().getByRole("button", { name: /^usuń/ }), "tak, do kosza");
+    await expect(flash(page)).toContainText("do kosza");
+  }
+  await purgeTestItems(page);
+});
+
+test("a weekly event added in the pastor area is on /kalendarz and in the feed at once", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const visitorContext = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.name === "js" });
+  const visitor = await visitorContext.newPage();
+  const title = `E2E Spotkanie ${Date.now().toString(36)}`;
+  const start = warsawDay(1);
+  const dayName = DAY_NAMES[new Date(`${start}T00:00:00Z`).getUTCDay()];
+
+  await signIn(page);
+  await page.getByRole("link", { name: "wydarzenia (kalendarz)" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Wydarzenia");
+  await page.getByRole("link", { name: "dodaj wydarzenie" }).click();
+
+  // 02:30 on the spring clock-change day does not exist: refused, everything kept.
+  await page.getByLabel("Tytuł", { exact: true }).fill(title);
+  await page.getByLabel("Początek: dzień").fill("2027-03-28");
+  await page.getByLabel("Początek: godzina").fill("02:30");
+  await page.getByLabel("Miejsce").fill("Sala na piętrze");
+  await page.getByLabel(/^Opis/).fill("Więcej: https://example.org/spotkanie");
+  await page.getByLabel(/^co tydzień/).check();
+  await page.getByLabel(dayName, { exact: true }).check();
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(page.getByText("2027-03-28 o 02:30 nie istnieje", { exact: false })).toBeVisible();
+  await expect(page.getByLabel("Tytuł", { exact: true })).toHaveValue(title);
+  await expect(page.getByLabel("Miejsce")).toHaveValue("Sala na piętrze");
+  await expect(page.getByLabel(dayName, { exact: true })).toBeChecked();
+  await expect(page.getByLabel(/^co tydzień/)).toBeChecked();
+
+  // An end before the start: refused next to the end.
+  await page.getByLabel("Początek: dzień").fill(start);
+  await page.getByLabel("Początek: godzina").fill("18:30");
+  await page.getByLabel("Koniec: godzina").fill("17:00");
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(page.getByText("Koniec musi być później niż początek.")).toBeVisible();
+  await expect(page.getByLabel("Początek: godzina")).toHaveValue("18:30");
+
+  await page.getByLabel("Koniec: godzina").fill("20:00");
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(flash(page)).toHaveText(`Dodano wydarzenie „${title}”.`);
+  await expect(row(page, title)).toContainText("opublikowany");
+  await expect(row(page, title)).toContainText(`co tydzień: ${dayName}`);
+
+  // The visitor's calendar: eight weeks, one occurrence a week.
+  await visitor.goto("/kalendarz");
+  await expect(visitor.getByRole("link", { name: title })).toHaveCount(8);
+
+  // The feed, read by an independent parser.
+  const feed = await (await visitor.request.get("/kalendarz.ics")).text();
+  expect(feedStarts(feed, title, 3)).toEqual([
+    { start: `${start}T18:30`, cancelled: false },
+    { start: `${warsawDay(8)}T18:30`, cancelled: false },
+    { start: `${warsawDay(15)}T18:30`, cancelled: false },
+  ]);
+  await visitorContext.close();
+});
+
+test("an edit begun before another tab saved is refused with the stored version shown", async ({ page }) => {
+  const title = `E2E Próba ${Date.now().toString(36)}`;
+  await signIn(page);
+  await page.goto("/strefapastora/wydarzenia/dodaj");
+  await page.getByLabel("Tytuł", { exact: true }).fill(title);
+  await page.getByLabel("Początek: dzień").fill(warsawDay(3));
+  await page.getByLabel("Cały dzień (bez godziny)").check();
+  await page.getByRole("button", { name: "zapisz jako szkic" }).click();
+  await expect(flash(page)).toHaveText(`Dodano wydarzenie „${title}” jako szkic.`);
+  await expect(row(page, title)).toContainText("szkic");
+
+  const second = await page.context().newPage();
+  await row(page, title)
+    .getByRole("link", { name: /^edytuj/ })
+    .click();
+  await expect(page).toHaveURL(/\/strefapastora\/wydarzenia\/edytuj\/\d+$/);
+  await second.goto(page.url());
+  await page.getByLabel("Miejsce").fill("Kaplica");
+  await page.getByRole("button", { name: "zapisz jako szkic" }).click();
+  await expect(flash(page)).toHaveText(`Zapisano wydarzenie „${title}” jako szkic.`);
+
+  await second.getByLabel("Miejsce").fill("Ogród");
+  await second.getByRole("button", { name: "zapisz jako szkic" }).click();
+  await expect(second.locator(".form-error")).toContainText("Ktoś zapisał to wydarzenie w innej karcie");
+  await expect(second.locator(".conflict")).toContainText("Kaplica");
+  await expect(second.getByLabel("Miejsce")).toHaveValue("Ogród");
+  await second.close();
+});
