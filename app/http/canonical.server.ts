@@ -61,6 +61,9 @@ export const ROUTE_FILES = [
   "strefapastora.tsx",
   "strefapastora.urzadzenia.tsx",
   "strefapastora.weryfikacja-dwuetapowa.tsx",
+  "strefapastora.wydarzenia._index.tsx",
+  "strefapastora.wydarzenia.dodaj.tsx",
+  "strefapastora.wydarzenia.edytuj.$id.tsx",
   "strefapastora.wyloguj.ts",
   "strefapastora.zdjecia-historii.tsx",
 ];

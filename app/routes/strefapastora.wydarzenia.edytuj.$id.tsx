@@ -42,9 +42,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const id = idOf(params.id);
   // A post after the session ended is kept, and brought back after sign-in.
-  const user = await requireUserOrKeep(request, { form: "event-edit", path: editEventPath(id) });
+  const user = await requireUserOrKeep(request, { form: "event-edit", path: editEventPath(idOf(params.id)) });
+  const id = idOf(params.id);
   if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
     return data({ error: UPLOAD_MESSAGES.malformed, refused: null }, { status: 413 });
   }
