@@ -64,6 +64,7 @@ export const ROUTE_FILES = [
   "strefapastora.wydarzenia._index.tsx",
   "strefapastora.wydarzenia.dodaj.tsx",
   "strefapastora.wydarzenia.edytuj.$id.tsx",
+  "strefapastora.wydarzenia.edytuj.$id_.termin.$day.tsx",
   "strefapastora.wyloguj.ts",
   "strefapastora.zdjecia-historii.tsx",
 ];

@@ -97,6 +97,8 @@ export const editTestimonyPath = (id: number) => `${PASTOR_TESTIMONIES_PATH}/edy
 export const PASTOR_EVENTS_PATH = "/strefapastora/wydarzenia";
 export const ADD_EVENT_PATH = `${PASTOR_EVENTS_PATH}/dodaj`;
 export const editEventPath = (id: number) => `${PASTOR_EVENTS_PATH}/edytuj/${id}`;
+/** One occurrence of a recurring event: cancel, restore or move it. */
+export const eventOccurrenceAdminPath = (id: number, day: string) => `${editEventPath(id)}/termin/${day}`;
 /** The history of changes, the last year. */
 export const ACTIVITY_PATH = "/strefapastora/historia-zmian";
 export const activityPagePath = (page: number) => (page === 1 ? ACTIVITY_PATH : `${ACTIVITY_PATH}?strona=${page}`);

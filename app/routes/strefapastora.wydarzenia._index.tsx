@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { requireUser } from "~/features/auth/auth.server";
 import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
 import { binEvent, getPastorEvent, listPastorEvents } from "~/features/events/events-admin.server";
-import { repeatSummary } from "~/features/events/event-fields";
+import { eventListForm } from "~/features/events/event-form.server";
+import { dayAndTime, repeatSummary } from "~/features/events/event-fields";
 import { PublicationBadge } from "~/features/publishing/publish-controls";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
 import { FlashMessage, FormError } from "~/components/forms";
@@ -16,7 +16,6 @@ import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { ADD_EVENT_PATH, CALENDAR_PATH, PANEL_PATH, PASTOR_EVENTS_PATH, editEventPath } from "~/lib/paths";
 import { readSmallForm } from "~/http/small-form.server";
-import { dateFormat } from "~/lib/text";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Wydarzenia" });
 
@@ -27,16 +26,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ email: user.email, csrf: user.csrf, flash, events }, { headers });
 }
 
-const listForm = z.object({
-  intent: z.literal("delete"),
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
-  confirmed: z.string().optional(),
-});
-
 const deleteQuestion = (title: string) => `Przenieść wydarzenie „${title}” do kosza?`;
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -44,7 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
     return data({ error: UPLOAD_MESSAGES.malformed }, { status: 413 });
   }
-  const parsed = listForm.safeParse(Object.fromEntries(await readSmallForm(request)));
+  const parsed = eventListForm.safeParse(Object.fromEntries(await readSmallForm(request)));
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   const { id, confirmed } = parsed.data;
   const done = (message: string) => redirectWithFlash(PASTOR_EVENTS_PATH, message);
@@ -61,17 +50,6 @@ interface Reply {
   error?: string;
   confirm?: { id: number; question: string };
 }
-
-const dayText = (date: string, time: string | null) => {
-  const label = dateFormat("pl-PL", {
-    timeZone: "UTC",
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-  }).format(new Date(`${date}T00:00:00Z`));
-  return time ? `${label}, ${time}` : `${label} (cały dzień)`;
-};
 
 export default function PastorEvents() {
   const { email, flash, events } = useLoaderData<typeof loader>();
@@ -114,7 +92,7 @@ export default function PastorEvents() {
                   {e.upcoming ? null : <span className="draft-mark"> (minione)</span>}
                 </p>
                 <p>
-                  {e.when ? `${e.upcoming ? "Najbliżej" : "Ostatnio"}: ${dayText(e.when.date, e.when.time)}` : null}
+                  {e.when ? `${e.upcoming ? "Najbliżej" : "Ostatnio"}: ${dayAndTime(e.when.date, e.when.time)}` : null}
                   {e.place ? ` · ${e.place}` : null}
                 </p>
                 <p className="field-note">{repeatSummary(e.rule)}</p>

@@ -1,20 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
-import { getPastorEvent } from "~/features/events/events-admin.server";
+import { getPastorEvent, nextOccurrences } from "~/features/events/events-admin.server";
+import { dayAndTime } from "~/features/events/event-fields";
 import { eventFormOf, keptEventForm, submitEventForm } from "~/features/events/event-form.server";
 import { EventForm } from "~/features/events/event-form";
 import { PublicationBadge } from "~/features/publishing/publish-controls";
 import { BackLink } from "~/components/layout";
-import { PastorBar } from "~/components/pastor";
-import { redirectWithFlash } from "~/http/flash.server";
+import { CsrfInput, PastorBar } from "~/components/pastor";
+import { FlashMessage } from "~/components/forms";
+import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
-import { PASTOR_EVENTS_PATH, editEventPath } from "~/lib/paths";
+import { PASTOR_EVENTS_PATH, editEventPath, eventOccurrenceAdminPath } from "~/lib/paths";
 import { LONG_FORM_MAX_BYTES, readSmallForm } from "~/http/small-form.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Edycja wydarzenia" });
@@ -25,20 +27,31 @@ const idOf = (param: string | undefined) => (param && /^[1-9][0-9]{0,9}$/.test(p
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const event = await getPastorEvent(idOf(params.id));
-  if (!event) return data({ email: user.email, csrf: user.csrf, event: null, kept: null }, { status: 404 });
+  if (!event) {
+    return data(
+      { email: user.email, csrf: user.csrf, event: null, kept: null, flash: null, occurrences: [] },
+      { status: 404 },
+    );
+  }
   const kept = await keptEventForm(new URL(request.url).searchParams.get(KEPT_PARAM), user, "edit");
-  return {
-    email: user.email,
-    csrf: user.csrf,
-    event: {
-      id: event.id,
-      publication: event.publication,
-      // A kept edit still counts from the version it began from: what changed meanwhile is not overwritten unseen.
-      values: kept ? kept.values : eventFormOf(event),
-      version: kept ? kept.version : event.version,
+  const { flash, headers } = await readFlash(request);
+  return data(
+    {
+      email: user.email,
+      flash,
+      occurrences: event.repeat === "none" ? [] : nextOccurrences(event),
+      csrf: user.csrf,
+      event: {
+        id: event.id,
+        publication: event.publication,
+        // A kept edit still counts from the version it began from: what changed meanwhile is not overwritten unseen.
+        values: kept ? kept.values : eventFormOf(event),
+        version: kept ? kept.version : event.version,
+      },
+      kept: kept ? { key: kept.key, message: kept.message } : null,
     },
-    kept: kept ? { key: kept.key, message: kept.message } : null,
-  };
+    { headers },
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -55,7 +68,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditEvent() {
-  const { email, event, kept } = useLoaderData<typeof loader>();
+  const { email, event, kept, flash, occurrences } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   if (!event) {
     return (
@@ -73,6 +86,7 @@ export default function EditEvent() {
       <PastorBar email={email} />
       <BackLink to={PASTOR_EVENTS_PATH} />
       <h1>Edycja wydarzenia</h1>
+      <FlashMessage message={flash} />
       <p>
         Stan: <PublicationBadge publication={event.publication} />
       </p>
@@ -90,6 +104,43 @@ export default function EditEvent() {
             : null
         }
       />
+      {occurrences.length ? (
+        <section aria-labelledby="terminy" className="event-occurrences">
+          <h2 id="terminy">Najbliższe terminy</h2>
+          <p className="field-note">
+            Pojedynczy termin można odwołać (zostanie na liście w kalendarzu jako odwołany) albo przenieść; pozostałe
+            się nie zmienią.
+          </p>
+          <ul className="events-edit">
+            {occurrences.map((o) => {
+              const which = <span className="visually-hidden">: {dayAndTime(o.date, o.time)}</span>;
+              return (
+                <li key={o.key}>
+                  <p>
+                    {dayAndTime(o.date, o.time)}
+                    {o.cancelled ? <strong className="draft-mark"> (odwołane)</strong> : null}
+                    {o.moved ? <span className="draft-mark"> (przeniesione z {o.key})</span> : null}
+                  </p>
+                  <Form method="post" action={eventOccurrenceAdminPath(event.id, o.key)} className="card-actions">
+                    <CsrfInput />
+                    {o.cancelled || o.moved ? (
+                      <button type="submit" name="intent" value="restore" className="secondary">
+                        przywróć{which}
+                      </button>
+                    ) : null}
+                    {o.cancelled ? null : (
+                      <button type="submit" name="intent" value="cancel" className="secondary">
+                        odwołaj{which}
+                      </button>
+                    )}
+                    <Link to={eventOccurrenceAdminPath(event.id, o.key)}>przenieś{which}</Link>
+                  </Form>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
     </section>
   );
 }

@@ -144,3 +144,84 @@ test("an edit begun before another tab saved is refused with the stored version 
   await expect(second.getByLabel("Miejsce")).toHaveValue("Ogród");
   await second.close();
 });
+
+test("one occurrence cancelled is marked on /kalendarz and CANCELLED in the feed; moved; restored", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const visitorContext = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.name === "js" });
+  const visitor = await visitorContext.newPage();
+  const title = `E2E Modlitwa ${Date.now().toString(36)}`;
+  const start = warsawDay(2);
+  const second = warsawDay(9);
+  const dayName = DAY_NAMES[new Date(`${start}T00:00:00Z`).getUTCDay()];
+
+  await signIn(page);
+  await page.goto("/strefapastora/wydarzenia/dodaj");
+  await page.getByLabel("Tytuł", { exact: true }).fill(title);
+  await page.getByLabel("Początek: dzień").fill(start);
+  await page.getByLabel("Początek: godzina").fill("19:00");
+  await page.getByLabel(/^co tydzień/).check();
+  await page.getByLabel(dayName, { exact: true }).check();
+  await page.getByLabel("określoną liczbę razy").check();
+  await page.getByLabel("liczba powtórzeń").fill("4");
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(flash(page)).toHaveText(`Dodano wydarzenie „${title}”.`);
+  await row(page, title)
+    .getByRole("link", { name: /^edytuj/ })
+    .click();
+
+  // The second occurrence cancelled: still listed, marked, in both.
+  const terms = page.locator(".event-occurrences li");
+  await expect(terms).toHaveCount(4);
+  await terms
+    .nth(1)
+    .getByRole("button", { name: /^odwołaj/ })
+    .click();
+  await expect(flash(page)).toHaveText(`Odwołano termin ${second} wydarzenia „${title}”.`);
+  await expect(terms.nth(1)).toContainText("(odwołane)");
+  await visitor.goto("/kalendarz");
+  const shown = visitor.locator(".occurrences li").filter({ hasText: title });
+  await expect(shown).toHaveCount(4);
+  await expect(shown.nth(1)).toContainText("odwołane");
+  await expect(shown.nth(0)).not.toContainText("odwołane");
+  const feed = await (await visitor.request.get("/kalendarz.ics")).text();
+  expect(feedStarts(feed, title, 5)).toEqual([
+    { start: `${start}T19:00`, cancelled: false },
+    { start: `${second}T19:00`, cancelled: true },
+    { start: `${warsawDay(16)}T19:00`, cancelled: false },
+    { start: `${warsawDay(23)}T19:00`, cancelled: false },
+  ]);
+
+  // Restored, then the third moved a day later: a bad time is refused with the day kept.
+  await terms
+    .nth(1)
+    .getByRole("button", { name: /^przywróć/ })
+    .click();
+  await expect(flash(page)).toHaveText(`Przywrócono termin ${second} wydarzenia „${title}”.`);
+  await expect(terms.nth(1)).not.toContainText("odwołane");
+  await terms
+    .nth(2)
+    .getByRole("link", { name: /^przenieś/ })
+    .click();
+  await page.getByLabel("Nowy dzień").fill(warsawDay(17));
+  await page.getByLabel("Nowa godzina początku").fill("20:00");
+  await page.getByLabel("Nowa godzina końca (opcjonalnie)").fill("19:00");
+  await page.getByRole("button", { name: "przenieś", exact: true }).click();
+  await expect(page.getByText("Koniec musi być później niż początek.")).toBeVisible();
+  await expect(page.getByLabel("Nowy dzień")).toHaveValue(warsawDay(17));
+  await page.getByLabel("Nowa godzina końca (opcjonalnie)").fill("21:00");
+  await page.getByRole("button", { name: "przenieś", exact: true }).click();
+  await expect(flash(page)).toHaveText(`Przeniesiono termin ${warsawDay(16)} wydarzenia „${title}”.`);
+  await expect(terms.nth(2)).toContainText(`(przeniesione z ${warsawDay(16)})`);
+  const moved = await (await visitor.request.get("/kalendarz.ics")).text();
+  expect(feedStarts(moved, title, 5).map((o) => o.start)).toEqual([
+    `${start}T19:00`,
+    `${second}T19:00`,
+    `${warsawDay(17)}T20:00`,
+    `${warsawDay(23)}T19:00`,
+  ]);
+  await visitorContext.close();
+});

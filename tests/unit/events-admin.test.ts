@@ -17,6 +17,8 @@ import {
   listPastorEvents,
   updateEvent,
   formValuesOf,
+  changeOccurrence,
+  nextOccurrences,
 } from "~/features/events/events-admin.server";
 import { EMPTY_EVENT_FORM, type EventFormValues, repeatSummary } from "~/features/events/event-fields";
 import { calendarFeed } from "~/features/events/feed.server";
@@ -223,5 +225,80 @@ describe("the events module", () => {
     await binEvent(r.id, { actor });
     expect(await purgeItem({ kind: "event", id: String(r.id), actor })).toBe(true);
     expect((await listBin({ now: NOW })).some((i) => i.kind === "event")).toBe(false);
+  });
+});
+
+describe("one occurrence", () => {
+  it("is cancelled (still listed, CANCELLED in the feed), restored and moved, the rest untouched", async () => {
+    vi.spyOn(clock, "now").mockReturnValue(NOW);
+    const r = await addEvent(form({ ...weekly, title: "Modlitwa" }), { intent: "publish", actor });
+    if (!r.ok) throw new Error("saved expected");
+    const uid = `wydarzenie-${r.id}@zbor.example.org`;
+    const until = new Date("2027-01-27T00:00:00Z");
+    const feedNow = async () => calendarFeed(await publicEvents({ now: NOW }), ORIGIN, "Kalendarz", NOW);
+    const page = async () =>
+      occurrencesOf(await publicEvents({ now: NOW }), NOW, until)
+        .filter((o) => o.eventId === r.id)
+        .map((o) => [o.date, o.startTime, o.cancelled]);
+
+    const before = await currentContentVersion();
+    expect(await changeOccurrence(r.id, "2027-01-12", { kind: "cancel" }, { actor })).toEqual({
+      ok: true,
+      title: "Modlitwa",
+    });
+    expect(await currentContentVersion()).toBeGreaterThan(before);
+    expect(await page()).toEqual([
+      ["2027-01-05", "18:30", false],
+      ["2027-01-12", "18:30", true],
+      ["2027-01-19", "18:30", false],
+      ["2027-01-26", "18:30", false],
+    ]);
+    expect(feedOccurrences(await feedNow(), uid, NOW, until)).toEqual([
+      { start: "2027-01-05T17:30:00.000Z", cancelled: false },
+      { start: "2027-01-12T17:30:00.000Z", cancelled: true },
+      { start: "2027-01-19T17:30:00.000Z", cancelled: false },
+      { start: "2027-01-26T17:30:00.000Z", cancelled: false },
+    ]);
+    const stored = (await getPastorEvent(r.id))!;
+    // A subscriber's calendar takes it (SEQUENCE), an edit open in another tab still saves (version).
+    expect(stored).toMatchObject({ sequence: 1, version: 1 });
+    expect(nextOccurrences(stored, NOW, 2).map((o) => [o.key, o.cancelled])).toEqual([
+      ["2027-01-05", false],
+      ["2027-01-12", true],
+    ]);
+
+    expect(await changeOccurrence(r.id, "2027-01-12", { kind: "restore" }, { actor })).toMatchObject({ ok: true });
+    expect((await page())[1]).toEqual(["2027-01-12", "18:30", false]);
+
+    const move = (key: string, input: { date: string; time: string; endTime: string }) =>
+      changeOccurrence(r.id, key, { kind: "move", input }, { actor });
+    expect(await move("2027-01-19", { date: "2027-02-30", time: "", endTime: "" })).toMatchObject({
+      ok: false,
+      errors: { date: expect.stringContaining("30 lutego") },
+    });
+    expect(await move("2027-03-23", { date: "2027-03-28", time: "02:30", endTime: "" })).toMatchObject({
+      ok: false,
+      errors: { time: expect.stringContaining("zmiana czasu") },
+    });
+    expect(await move("2027-01-19", { date: "2027-01-20", time: "19:00", endTime: "18:00" })).toMatchObject({
+      ok: false,
+      errors: { endTime: "Koniec musi być później niż początek." },
+    });
+    // Not a day of the rule (a Wednesday): nothing to change.
+    expect(await move("2027-01-20", { date: "2027-01-21", time: "", endTime: "" })).toEqual({ ok: false, status: 404 });
+    expect(await move("2027-01-19", { date: "2027-01-20", time: "19:00", endTime: "" })).toMatchObject({ ok: true });
+    expect(await page()).toEqual([
+      ["2027-01-05", "18:30", false],
+      ["2027-01-12", "18:30", false],
+      ["2027-01-20", "19:00", false],
+      ["2027-01-26", "18:30", false],
+    ]);
+    expect(feedOccurrences(await feedNow(), uid, NOW, until).map((o) => o.start)).toContain("2027-01-20T18:00:00.000Z");
+    expect((await getPastorEvent(r.id))!.sequence).toBe(3);
+    const [entry] = await listActivity({ now: NOW });
+    expect(entry).toMatchObject({
+      action: "edited",
+      subjectTitle: "Modlitwa – przeniesiono termin 2027-01-19 na 2027-01-20 19:00",
+    });
   });
 });

@@ -1,6 +1,7 @@
 // The event form's words, limits and values as typed. Client-safe: the
 // pastor's pages render these.
 import type { DayCode } from "~/features/events/recurrence";
+import { dateFormat } from "~/lib/text";
 
 export const EVENT_TITLE_MAX = 200;
 export const EVENT_PLACE_MAX = 300;
@@ -188,4 +189,16 @@ export function repeatSummary(e: {
   if (e.untilDate) return `${text}; do ${e.untilDate}`;
   if (e.count) return `${text}; ${e.count} ${e.count === 1 ? "raz" : "razy"}`;
   return text;
+}
+
+/** 'wtorek, 12 stycznia 2027, 18:30' or '… (cały dzień)'. */
+export function dayAndTime(date: string, time: string | null): string {
+  const label = dateFormat("pl-PL", {
+    timeZone: "UTC",
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+  }).format(new Date(`${date}T00:00:00Z`));
+  return time ? `${label}, ${time}` : `${label} (cały dzień)`;
 }

@@ -3,7 +3,14 @@
 // brought back after sign-in.
 import { z } from "zod";
 import type { SessionUser } from "~/features/auth/auth.server";
-import { type PastorEvent, addEvent, formValuesOf, updateEvent } from "~/features/events/events-admin.server";
+import {
+  type MoveInput,
+  type PastorEvent,
+  addEvent,
+  changeOccurrence,
+  formValuesOf,
+  updateEvent,
+} from "~/features/events/events-admin.server";
 import { EVENT_MESSAGES, type EventErrors, type EventFormValues } from "~/features/events/event-fields";
 import { DAY_CODES } from "~/features/events/recurrence";
 import { dropKeptForm, getKeptForm, keptFormView } from "~/features/kept-forms/kept-forms.server";
@@ -90,6 +97,17 @@ export async function submitEventForm(
   };
 }
 
+/** The list's form ('usuń'); here, so the browser build leaves zod out. */
+export const eventListForm = z.object({
+  intent: z.literal("delete"),
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+  confirmed: z.string().optional(),
+});
+
 /** The edit page's form values of a stored event. */
 export function eventFormOf(e: PastorEvent): EventFormValues {
   return formValuesOf(e);
@@ -104,4 +122,55 @@ export async function keptEventForm(
   const kept = await getKeptForm({ id: keptId, user, form: kind === "add" ? "event-add" : "event-edit" });
   if (!kept) return null;
   return { ...keptFormView(kept), ...typedEvent(kept.fields) };
+}
+
+const occurrenceFields = z.object({
+  intent: z.enum(["cancel", "restore", "move"]),
+  date: text.default(""),
+  time: text.default(""),
+  endTime: text.default(""),
+});
+
+export type OccurrenceOutcome =
+  | { ok: true; message: string }
+  | {
+      ok: false;
+      status: 400 | 404;
+      error: string;
+      typed: MoveInput | null;
+      errors: { date?: string; time?: string; endTime?: string };
+    };
+
+/** One post of an occurrence's forms: 'odwołaj', 'przywróć' or 'przenieś'. */
+export async function submitOccurrenceForm(
+  form: URLSearchParams,
+  id: number,
+  key: string,
+  user: Pick<SessionUser, "id" | "email">,
+): Promise<OccurrenceOutcome> {
+  const parsed = occurrenceFields.safeParse(Object.fromEntries(form));
+  if (!parsed.success)
+    return { ok: false, status: 400, error: "Nieznane polecenie formularza.", typed: null, errors: {} };
+  const { intent, date, time, endTime } = parsed.data;
+  const typed = { date, time, endTime };
+  const result = await changeOccurrence(
+    id,
+    key,
+    intent === "move" ? { kind: "move", input: typed } : { kind: intent },
+    { actor: user },
+  );
+  if (result.ok) {
+    const words = { cancel: "Odwołano", restore: "Przywrócono", move: "Przeniesiono" }[intent];
+    return { ok: true, message: `${words} termin ${key} wydarzenia „${result.title}”.` };
+  }
+  if (result.status === 404) {
+    return {
+      ok: false,
+      status: 404,
+      error: "Tego terminu już nie ma (wydarzenie mogło się zmienić).",
+      typed,
+      errors: {},
+    };
+  }
+  return { ok: false, status: 400, error: EVENT_MESSAGES.fix, typed, errors: result.errors };
 }

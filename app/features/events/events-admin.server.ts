@@ -4,7 +4,7 @@
 // version, so /kalendarz and the feed follow at once. Every change a
 // subscribed calendar must take raises the event's SEQUENCE.
 import { TZDate } from "@date-fns/tz";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Actor, recordActivity } from "~/features/activity/activity.server";
 import { clock } from "~/services/clock.server";
@@ -28,6 +28,7 @@ import {
   addDays,
   daysBetween,
   expandEvent,
+  isRuleDay,
   ruleDays,
   warsawDate,
   warsawInstant,
@@ -530,6 +531,151 @@ export async function binEvent(id: number, { actor }: { actor: Actor }): Promise
       if (!row) return { ok: false as const, status: 404 as const };
       await recordActivity(tx, { actor, action: "binned", subject: { kind: "event", id, title: row.title } });
       return { ok: true as const, id, title: row.title };
+    });
+    return afterCommit(db, result);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// One occurrence of a recurring event: cancelled ('odwołane', still listed),
+// moved to another day or time, or put back as the rule gives it. These are
+// not fields of the edit form, so they leave its version alone (an edit open
+// in another tab still saves); a subscribed calendar takes them by SEQUENCE.
+
+export interface PastorOccurrence {
+  /** The rule's day: the occurrence's name. */
+  key: string;
+  date: string;
+  time: string | null;
+  endTime: string | null;
+  cancelled: boolean;
+  moved: boolean;
+}
+
+// How far ahead the edit page lists occurrences, and how many.
+const OCCURRENCES_REACH_DAYS = 2 * 366;
+export const OCCURRENCES_LISTED = 12;
+
+/** The next occurrences of an event from the start of today (Warsaw), exceptions applied. */
+export function nextOccurrences(e: PastorEvent, now: Date = clock.now(), n = OCCURRENCES_LISTED): PastorOccurrence[] {
+  const today = warsawInstant(warsawDate(now));
+  return expandEvent(e, e.exceptions, today, new Date(today.getTime() + OCCURRENCES_REACH_DAYS * 86_400_000))
+    .slice(0, n)
+    .map((o) => ({
+      key: o.key,
+      date: o.date,
+      time: o.startTime,
+      endTime: o.endTime,
+      cancelled: o.cancelled,
+      moved: o.moved,
+    }));
+}
+
+/** One occurrence of an event by its rule day, or null when the rule gives none that day. */
+export function occurrenceOf(e: PastorEvent, key: string): PastorOccurrence | null {
+  if (e.repeat === "none" || !isCalendarDate(key) || !isRuleDay(e, key)) return null;
+  const x = e.exceptions.find((v) => v.occurrenceDate === key);
+  const [o] = expandEvent(e, e.exceptions, warsawInstant(addDays(key, -70)), warsawInstant(addDays(key, 70))).filter(
+    (v) => v.key === key,
+  );
+  if (!o)
+    return { key, date: key, time: e.startTime, endTime: e.endTime, cancelled: x?.kind === "cancelled", moved: false };
+  return { key, date: o.date, time: o.startTime, endTime: o.endTime, cancelled: o.cancelled, moved: o.moved };
+}
+
+/** The farthest an occurrence moves, in days (recurrence.ts looks 62 days around a window). */
+export const MOVE_MAX_DAYS = 60;
+
+export type OccurrenceResult =
+  | { ok: true; title: string }
+  | { ok: false; status: 400; errors: { date?: string; time?: string; endTime?: string } }
+  | { ok: false; status: 404 };
+
+/** The typed new day and time of a moved occurrence. */
+export interface MoveInput {
+  date: string;
+  time: string;
+  endTime: string;
+}
+
+/** The move's values checked: a real day, a time that exists that day, an end after the start. */
+function checkMove(
+  e: PastorEvent,
+  key: string,
+  input: MoveInput,
+):
+  | { ok: true; date: string; time: string | null; endTime: string | null }
+  | { ok: false; status: 400; errors: { date?: string; time?: string; endTime?: string } } {
+  const errors: { date?: string; time?: string; endTime?: string } = {};
+  const date = readDate(input.date);
+  if (!input.date.trim()) errors.date = "Podaj dzień, na który przenieść ten termin.";
+  else if (!date) errors.date = "Nie ma takiego dnia – sprawdź datę (np. 30 lutego nie istnieje).";
+  // The calendar looks this far around a window for moved occurrences.
+  else if (Math.abs(daysBetween(key, date)) > MOVE_MAX_DAYS) {
+    errors.date = `Termin można przenieść najwyżej o ${MOVE_MAX_DAYS} dni.`;
+  }
+  if (e.startTime === null)
+    return date && !errors.date ? { ok: true, date, time: null, endTime: null } : { ok: false, status: 400, errors };
+  const time = input.time.trim() ? readTime(input.time) : e.startTime;
+  if (!time) errors.time = "Podaj godzinę w postaci gg:mm, np. 10:00.";
+  const endTime = input.endTime.trim() ? readTime(input.endTime) : null;
+  if (input.endTime.trim() && !endTime) errors.endTime = "Podaj godzinę końca w postaci gg:mm, np. 12:00.";
+  if (date && time && isSkippedTime(date, time)) errors.time = skippedMessage(date, time);
+  if (date && time && endTime && endTime <= time) errors.endTime = "Koniec musi być później niż początek.";
+  if (Object.keys(errors).length || !date) return { ok: false, status: 400, errors };
+  return { ok: true, date, time, endTime };
+}
+
+type Change = { kind: "cancel" } | { kind: "restore" } | { kind: "move"; input: MoveInput };
+
+const CHANGE_WORDS = { cancel: "odwołano termin", restore: "przywrócono termin", move: "przeniesiono termin" } as const;
+
+/** Cancels, restores or moves one occurrence, with its history entry; the feed's SEQUENCE rises. */
+export async function changeOccurrence(
+  id: number,
+  key: string,
+  change: Change,
+  { actor }: { actor: Actor },
+): Promise<OccurrenceResult> {
+  const event = await getPastorEvent(id);
+  if (!event || !occurrenceOf(event, key)) return { ok: false, status: 404 };
+  let moved: { date: string; time: string | null; endTime: string | null } | null = null;
+  if (change.kind === "move") {
+    const checked = checkMove(event, key, change.input);
+    if (!checked.ok) return checked;
+    // Moved back to where the rule puts it: no longer an exception.
+    moved = checked.date === key && checked.time === event.startTime && !checked.endTime ? null : checked;
+  }
+  return withDb(async (db) => {
+    const result: OccurrenceResult = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(events)
+        .set({ sequence: sql`${events.sequence} + 1`, updatedAt: clock.now() })
+        .where(and(eq(events.id, id), notBinned))
+        .returning({ title: events.title });
+      if (!row) return { ok: false as const, status: 404 as const };
+      const where = and(eq(eventExceptions.eventId, id), eq(eventExceptions.occurrenceDate, key));
+      await tx.delete(eventExceptions).where(where);
+      if (change.kind === "cancel") {
+        await tx.insert(eventExceptions).values({ eventId: id, occurrenceDate: key, kind: "cancelled" });
+      } else if (moved) {
+        await tx.insert(eventExceptions).values({
+          eventId: id,
+          occurrenceDate: key,
+          kind: "moved",
+          movedDate: moved.date,
+          movedTime: moved.time,
+          movedEndTime: moved.endTime,
+        });
+      }
+      const what = change.kind === "move" && !moved ? CHANGE_WORDS.restore : CHANGE_WORDS[change.kind];
+      const to = moved ? ` na ${moved.date}${moved.time ? ` ${moved.time}` : ""}` : "";
+      await recordActivity(tx, {
+        actor,
+        action: "edited",
+        subject: { kind: "event", id, title: `${row.title} – ${what} ${key}${to}` },
+      });
+      return { ok: true as const, title: row.title };
     });
     return afterCommit(db, result);
   });
