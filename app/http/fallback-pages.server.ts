@@ -4,10 +4,18 @@
  * post) or without the database. Self-contained HTML, no data needed.
  */
 
-import { sampleFacts } from "~/content/church";
+/**
+ * A whole page around `body` (HTML, escaped by the caller). The title names
+ * the problem only: these pages are answered without the congregation's
+ * facts, and a sample name in a tab would be another congregation's.
+ */
+export function fallbackDocument(title: string, body: string, style = ""): string {
+  const css = style ? `<style>${style}</style>` : "";
+  return `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>${css}</head><body><main>${body}</main></body></html>`;
+}
 
 function page(title: string, text: string): string {
-  return `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} – ${sampleFacts.name}</title></head><body><main><h1>${title}</h1><p>${text}</p><p><a href="/">Wróć na stronę główną</a></p></main></body></html>`;
+  return fallbackDocument(title, `<h1>${title}</h1><p>${text}</p><p><a href="/">Wróć na stronę główną</a></p>`);
 }
 
 export const FALLBACK_PAGES = {

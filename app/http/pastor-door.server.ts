@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import busboy from "busboy";
-import { sampleFacts } from "~/content/church";
+import { fallbackDocument } from "~/http/fallback-pages.server";
 import { CSRF_FIELD } from "~/lib/csrf";
 import { PANEL_PATH, isPastorPath } from "~/lib/paths";
 import { requestContext } from "~/http/request-context.server";
@@ -162,9 +162,10 @@ function readRest(req: IncomingMessage): Promise<void> {
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-function page(title: string, body: string): string {
-  return `<!DOCTYPE html><html lang="pl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} – ${escape(sampleFacts.name)}</title><style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:1rem auto;padding:0 1rem;line-height:1.5}label{display:block;font-weight:600;margin-top:1rem}input,textarea{width:100%;box-sizing:border-box;font:inherit;padding:.4rem}button{margin-top:1rem;font:inherit;padding:.5rem 1rem}</style></head><body><main>${body}</main></body></html>`;
-}
+const STYLE =
+  "body{font-family:system-ui,sans-serif;max-width:46rem;margin:1rem auto;padding:0 1rem;line-height:1.5}label{display:block;font-weight:600;margin-top:1rem}input,textarea{width:100%;box-sizing:border-box;font:inherit;padding:.4rem}button{margin-top:1rem;font:inherit;padding:.5rem 1rem}";
+
+const page = (title: string, body: string) => fallbackDocument(escape(title), body, STYLE);
 
 /** The answer to a post that met the outage: the fields again, ready to be sent once more. */
 export function notSavedPage(action: string, recorded: Recorded): string {

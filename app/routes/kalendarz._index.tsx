@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 import { type CalendarItem, monthView, readMonth, upcomingDays } from "~/features/events/calendar.server";
 import { siteOrigin } from "~/services/config.server";
 import { clock } from "~/services/clock.server";
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { feed, current, google, month: null, upcoming: await upcomingDays() };
 }
 
-export const meta: MetaFunction = (args) => seo(args, { title: pageTitle("Kalendarz") });
+export const meta: MetaFunction = (args) => seo(args, { page: "Kalendarz" });
 
 function Item({ item }: { item: CalendarItem }) {
   return (

@@ -4,7 +4,7 @@
 import { type MetaFunction, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { readFacts } from "~/features/church/facts.server";
-import { pageTitle, seo } from "~/features/seo/seo";
+import { seo } from "~/features/seo/seo";
 import { CALENDAR_PATH } from "~/lib/paths";
 
 export async function loader() {
@@ -14,7 +14,7 @@ export async function loader() {
 }
 
 export const meta: MetaFunction = (args) => [
-  ...seo(args, { title: pageTitle("Kalendarz Google") }),
+  ...seo(args, { page: "Kalendarz Google" }),
   { name: "robots", content: "noindex" },
 ];
 

@@ -3,6 +3,8 @@
 // recovery code, replays refused, wrong codes counted by the sign-in limits,
 // turning it off. Codes are computed with the same library an app would
 // mirror; the system time is moved (Date only) to reach the next code.
+import { sampleFacts } from "~/content/church";
+import { readFacts, saveFacts } from "~/features/church/facts.server";
 import { createHash } from "node:crypto";
 import { generateTOTP } from "@epic-web/totp";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -93,6 +95,14 @@ describe("setting up", () => {
         "&issuer=Zb%C3%B3r+w+Wieliczce&algorithm=SHA1&digits=6&period=30",
     );
     expect(setup!.qrSvg).toMatch(/^<svg/);
+
+    // The apps list the account under the congregation's own short name, from 'Dane zboru'.
+    const { version } = await readFacts();
+    expect((await saveFacts({ headerLine2: "Zbór w Niepołomicach" }, { baseVersion: version, actor: null })).ok).toBe(
+      true,
+    );
+    expect((await twoFactorState(userId)).setup!.uri).toContain("&issuer=Zb%C3%B3r+w+Niepo%C5%82omicach&");
+    await saveFacts({ headerLine2: sampleFacts.headerLine2 }, { baseVersion: version + 1, actor: null });
 
     const wrong = (Number(await codeOf(setup!.secret)) + 1) % 1_000_000;
     expect(await confirmTwoFactorSetup({ userId, code: String(wrong).padStart(6, "0") })).toBeNull();

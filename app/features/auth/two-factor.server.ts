@@ -3,12 +3,12 @@ import { getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
 import base32Encode from "base32-encode";
 import { and, count, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
-import { sampleFacts } from "~/content/church";
 import { clock } from "~/services/clock.server";
 import { recoveryCodes, sessions, users } from "~/services/schema";
 import { appKey } from "~/services/app-keys.server";
 import { withDb } from "~/services/db.server";
 import { verifyLogin } from "~/features/auth/users.server";
+import { readFacts } from "~/features/church/facts.server";
 import { RECOVERY_CODE_COUNT } from "~/lib/two-factor";
 
 /**
@@ -22,8 +22,11 @@ import { RECOVERY_CODE_COUNT } from "~/lib/two-factor";
 const TOTP = { period: 30, digits: 6, algorithm: "SHA-1" } as const;
 /** 160 bits, the length RFC 4226 recommends for the shared secret. */
 const SECRET_BYTES = 20;
-/** The name apps list the account under. */
-export const TOTP_ISSUER = sampleFacts.headerLine2;
+/** The name apps list the account under: the congregation's short name from 'Dane zboru'. */
+async function totpIssuer(): Promise<string> {
+  const { facts } = await readFacts();
+  return facts.headerLine2 || facts.name;
+}
 
 const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"; // no 0/o, 1/l/i
 const RECOVERY_LENGTH = 10;
@@ -174,7 +177,7 @@ export async function twoFactorState(userId: number): Promise<TwoFactorState> {
   );
   let setup: TwoFactorState["setup"] = null;
   if (row.pending && !row.enabledAt) {
-    const uri = getTOTPAuthUri({ ...TOTP, secret: row.pending, accountName: row.email, issuer: TOTP_ISSUER });
+    const uri = getTOTPAuthUri({ ...TOTP, secret: row.pending, accountName: row.email, issuer: await totpIssuer() });
     const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 4, width: 220 });
     setup = { secret: row.pending, uri, qrSvg };
   }

@@ -69,7 +69,7 @@ export function siteNameOf(matches: Args["matches"]): string {
  * bookmarks and search results tell pages apart. The home page has the
  * congregation's name alone.
  */
-export function pageTitle(name?: string, siteName: string = sampleFacts.name): string {
+export function pageTitle(name: string | undefined, siteName: string): string {
   return name ? `${name} · ${siteName}` : siteName;
 }
 
