@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { applySecurityHeaders, baseSecurityHeaders } from "~/http/security-headers.server";
-import { storage } from "~/services/storage.server";
+import { isPrivateKey, storage } from "~/services/storage.server";
 
 // The types the site stores its photos in; anything else is handed over as a
 // download that may run and load nothing (S3 keeps whatever type a file was
@@ -10,7 +10,9 @@ const INLINE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/av
 
 /** Files kept on local disk. Keys never change, so browsers may cache them for good. */
 export async function loader({ params }: LoaderFunctionArgs) {
-  const file = await storage().get(params["*"] ?? "");
+  const key = params["*"] ?? "";
+  // Kept forms' files are read by the server only, whatever they hold.
+  const file = isPrivateKey(key) ? null : await storage().get(key);
   const headers = new Headers();
   applySecurityHeaders(headers);
   if (!file) {

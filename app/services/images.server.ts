@@ -118,6 +118,16 @@ async function sizeAndHead(input: ImageInput): Promise<{ size: number; head: Buf
  * at all (no EXIF, no GPS; colours converted to sRGB).
  */
 export async function processImage(input: ImageInput): Promise<ProcessedImage> {
+  const meta = await checkImage(input);
+  return queue.run(pixelBytes(meta.width, meta.height), () => render(input));
+}
+
+/**
+ * The checks of an upload without the rendering: a JPEG, PNG or WebP of sane
+ * size whose header decodes. Throws ImageRejected otherwise. Used too for
+ * bytes kept to be processed later, so nothing else is ever stored.
+ */
+export async function checkImage(input: ImageInput): Promise<{ width: number; height: number }> {
   const { size, head } = await sizeAndHead(input);
   if (size > MAX_UPLOAD_BYTES) throw new ImageRejected("tooLarge");
   const format = sniffImageFormat(head);
@@ -134,8 +144,7 @@ export async function processImage(input: ImageInput): Promise<ProcessedImage> {
   if (meta.format !== format) throw new ImageRejected("notImage");
   if (!meta.width || !meta.height) throw new ImageRejected("broken");
   if (meta.width * meta.height > MAX_PIXELS) throw new ImageRejected("tooManyPixels");
-
-  return queue.run(pixelBytes(meta.width, meta.height), () => render(input));
+  return { width: meta.width, height: meta.height };
 }
 
 const LARGE_JPEG = { quality: 82, mozjpeg: true } as const;

@@ -41,6 +41,17 @@ export interface Storage {
 }
 
 /** Keys never change, so every copy anywhere may be kept for good. */
+/**
+ * Folders whose files are the server's own (forms kept after a session ended,
+ * app/features/kept-forms) and are never handed to a browser by /pliki.
+ */
+export const PRIVATE_FOLDERS = ["zachowane/"] as const;
+
+/** True for a key that /pliki must answer as not found. */
+export function isPrivateKey(key: string): boolean {
+  return PRIVATE_FOLDERS.some((folder) => key.startsWith(folder));
+}
+
 export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;

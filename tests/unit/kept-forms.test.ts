@@ -22,6 +22,7 @@ import { keptFormMessage } from "~/features/kept-forms/messages";
 import { action as addAction, loader as addLoader } from "~/routes/strefapastora.artykuly.dodaj";
 import { action as addUploadAction } from "~/routes/strefapastora.artykuly.dodaj.wyslij";
 import { action as signOutAction } from "~/routes/strefapastora.wyloguj";
+import { loader as filesLoader } from "~/routes/pliki.$";
 import { action as editAction, loader as editLoader } from "~/routes/strefapastora.artykuly.edytuj.$id";
 import { insertArticle, insertGallery } from "../fixtures";
 import { removeUser } from "~/features/auth/users.server";
@@ -262,6 +263,47 @@ describe("a form posted after the session ended", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/");
     expect(await keptRows()).toEqual([]);
+  });
+
+  it("keeps a file only if an upload would take it as a photo, and /pliki never serves a kept one", async () => {
+    const { cookie, csrf } = await endedSession();
+    const fake = new File(["<html><script>alert(1)</script></html>"], "kosciol.jpg", { type: "image/jpeg" });
+    const res = await settle(() =>
+      addAction({
+        request: post(
+          "/strefapastora/artykuly/dodaj",
+          form({ csrf, image: fake, header: "Tekst zostaje", text: "Treść", date: "2025-01-01" }),
+          { Cookie: cookie },
+        ),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(res.status).toBe(302);
+    const [row] = await keptRows();
+    expect(row).toMatchObject({ photoKey: null, fields: { header: "Tekst zostaje", text: "Treść" } });
+    expect(await keptFiles()).toEqual([]);
+
+    // A genuine photo is kept, but only for the server.
+    const photo = await jpegFile("a.jpg");
+    const kept = await settle(() =>
+      addAction({
+        request: post(
+          "/strefapastora/artykuly/dodaj",
+          form({ csrf, image: photo, header: "Z", text: "T", date: "2025-01-01" }),
+          { Cookie: cookie },
+        ),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(kept.status).toBe(302);
+    const [key] = await keptFiles();
+    expect(key).toMatch(/^zachowane\//);
+    const served = await settle(() =>
+      filesLoader({ request: request(`/pliki/${key}`), params: { "*": key }, context: {} }),
+    );
+    expect(served.status).toBe(404);
   });
 
   it("keeps a few per device, dropping the oldest with its photo", async () => {

@@ -17,6 +17,7 @@ import { clock } from "~/services/clock.server";
 import { withDb } from "~/services/db.server";
 import { logger } from "~/services/logger.server";
 import { keptForms } from "~/services/schema";
+import { checkImage } from "~/services/images.server";
 import { type Storage, storage } from "~/services/storage.server";
 import { readBodyCapped } from "~/services/streams.server";
 import { parseUpload } from "~/services/upload.server";
@@ -28,6 +29,7 @@ export const KEPT_FORM_TTL_MS = 24 * 60 * 60 * 1000;
 export const KEPT_FORMS_PER_DEVICE = 5;
 /** Storage folder of kept photos; their names are not images' (`.upload`), so the orphan sweep leaves them alone. */
 export const KEPT_FOLDER = "zachowane";
+// /pliki never serves this folder (services/storage PRIVATE_FOLDERS).
 // A stray file of a keep that failed midway is removed once this old.
 const STRAY_MIN_AGE_MS = 60 * 60 * 1000;
 const FORM_BYTES = 1024 * 1024;
@@ -259,7 +261,17 @@ async function readPostedForm(
       await upload.cleanup();
       return null;
     }
-    const file = withPhoto ? upload.files.find((f) => f.size > 0) : undefined;
+    const chosen = withPhoto ? upload.files.find((f) => f.size > 0) : undefined;
+    // Only a photo an upload would take is kept (the same checks); anything
+    // else is dropped and the typed text kept alone.
+    const file =
+      chosen &&
+      (await checkImage(chosen.path).then(
+        () => true,
+        () => false,
+      ))
+        ? chosen
+        : undefined;
     return {
       fields: fieldsOf(upload.fields),
       photo: file ? { file: file.path, name: file.name, size: file.size } : null,
