@@ -10,10 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { promisify } from "node:util";
-import { CreateBucketCommand } from "@aws-sdk/client-s3";
 import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
-import S3rver from "s3rver";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBackup } from "../../scripts/backup/backup";
@@ -25,13 +23,13 @@ import { restoreBackup } from "../../scripts/backup/restore";
 import { articles, galleries, users } from "~/services/schema";
 import { type Db, rowsOf } from "~/services/db.server";
 import { seedDemoContent } from "~/boot/seed.server";
-import { type S3Storage, type Storage, diskStorage, s3Storage, storage } from "~/services/storage.server";
+import { type S3Storage, type Storage, diskStorage, storage } from "~/services/storage.server";
 import { type RunningServer, freePort, startBuiltServer } from "../faults/server";
+import { S3_CREDENTIALS, startS3 } from "../s3";
 import { createScratchDatabase } from "../setup/database";
 
 const run = promisify(execFile);
 const usePostgres = process.env.DATABASE_URL?.startsWith("postgres") ?? false;
-const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
 interface Site {
   db: Db;
@@ -521,23 +519,15 @@ describe("restore", () => {
 });
 
 describe("S3", () => {
-  let server: S3rver;
+  let server: Awaited<ReturnType<typeof startS3>>;
   let s3: S3Storage;
   let s3Target: Site;
   let endpoint: string;
 
   beforeAll(async () => {
-    server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: path.join(tmp, "s3rver") });
-    const { port } = await server.run();
-    endpoint = `http://127.0.0.1:${port}`;
-    s3 = s3Storage({
-      bucket: "zbor-kopia",
-      region: "us-east-1",
-      endpoint,
-      forcePathStyle: true,
-      credentials: CREDENTIALS,
-    });
-    await (await s3.client()).send(new CreateBucketCommand({ Bucket: s3.bucket }));
+    server = await startS3({ directory: path.join(tmp, "s3rver"), buckets: ["zbor-kopia"] });
+    endpoint = server.endpoint;
+    s3 = server.storage("zbor-kopia");
   });
   afterAll(async () => {
     await s3Target?.close();
@@ -596,8 +586,8 @@ describe("S3", () => {
         S3_BUCKET: s3.bucket,
         S3_ENDPOINT: endpoint,
         S3_FORCE_PATH_STYLE: "1",
-        AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+        AWS_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey,
       };
       const [original, restored, restoredS3] = await Promise.all([
         startBuiltServer(source.env),

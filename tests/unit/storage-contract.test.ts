@@ -8,8 +8,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { buffer, text } from "node:stream/consumers";
 import { pipeline } from "node:stream/promises";
-import { CreateBucketCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
-import S3rver from "s3rver";
+import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   IMMUTABLE_CACHE_CONTROL,
@@ -20,32 +19,18 @@ import {
   s3Storage,
   uniqueKey,
 } from "~/services/storage.server";
-
-const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+import { S3_CREDENTIALS, startS3 } from "../s3";
 
 let tmpRoot: string;
-let server: S3rver;
+let server: Awaited<ReturnType<typeof startS3>>;
 let endpoint: string;
 let s3: S3Storage;
 
 beforeAll(async () => {
   tmpRoot = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-storage-"));
-  server = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    directory: path.join(tmpRoot, "s3rver"),
-  });
-  const { port } = await server.run();
-  endpoint = `http://127.0.0.1:${port}`;
-  s3 = s3Storage({
-    bucket: "zbor-test",
-    region: "us-east-1",
-    endpoint,
-    forcePathStyle: true,
-    credentials: CREDENTIALS,
-  });
-  await (await s3.client()).send(new CreateBucketCommand({ Bucket: s3.bucket }));
+  server = await startS3({ directory: path.join(tmpRoot, "s3rver"), buckets: ["zbor-test"] });
+  endpoint = server.endpoint;
+  s3 = server.storage("zbor-test");
 });
 
 afterAll(async () => {
@@ -212,7 +197,7 @@ describe("s3 storage specifics", () => {
   });
 
   it("builds public addresses from configuration", () => {
-    const base = { bucket: "zbor", region: "eu-central-1", credentials: CREDENTIALS };
+    const base = { bucket: "zbor", region: "eu-central-1", credentials: S3_CREDENTIALS };
     const cases: [Parameters<typeof s3Storage>[0], string][] = [
       [{ ...base, publicUrl: "https://cdn.example.org/pliki/" }, "https://cdn.example.org/pliki/a/b.jpg"],
       [{ ...base, endpoint: "https://s3.example.org", forcePathStyle: true }, "https://s3.example.org/zbor/a/b.jpg"],
