@@ -5,22 +5,21 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import S3rver from "s3rver";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTENT_CHECK_MS } from "~/services/content-version.server";
 import { createScratchDatabase, postgresAvailable, postgresRequired } from "../setup/database";
-import { freePort, type RunningServer, startBuiltServer } from "./server";
+import { type RunningServer, startBuiltServer } from "./server";
+import { S3_CREDENTIALS, startS3 } from "../s3";
 
 const hasPostgres = (await postgresAvailable()) || postgresRequired;
 
 const BUCKET = "zbor";
-const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 const ADMIN = { email: "pastor@example.org", password: "haslo-dwoch-serwerow" };
 const LOCKED = /Zbyt wiele nieudanych prób logowania/;
 
 let s3Dir = "";
-let s3rver: S3rver;
+let s3rver: Awaited<ReturnType<typeof startS3>>;
 let s3Base = "";
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 let a: RunningServer;
@@ -95,24 +94,16 @@ async function jpeg(name: string) {
 describe.runIf(hasPostgres)("two instances, one database, one bucket", () => {
   beforeAll(async () => {
     s3Dir = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-two-s3-"));
-    const s3Port = await freePort();
-    s3rver = new S3rver({
-      address: "127.0.0.1",
-      port: s3Port,
-      silent: true,
-      directory: s3Dir,
-      configureBuckets: [{ name: BUCKET, configs: [] }],
-    });
-    await s3rver.run();
-    s3Base = `http://127.0.0.1:${s3Port}/${BUCKET}`;
+    s3rver = await startS3({ directory: s3Dir, buckets: [BUCKET] });
+    s3Base = `${s3rver.endpoint}/${BUCKET}`;
     scratch = await createScratchDatabase("two");
     env = {
       DATABASE_URL: scratch.url,
       S3_BUCKET: BUCKET,
-      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+      S3_ENDPOINT: s3rver.endpoint,
       S3_FORCE_PATH_STYLE: "1",
-      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+      AWS_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,

@@ -5,31 +5,22 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertAbsent, downloadArchive, parseS3Location, uploadArchive } from "../../scripts/backup/s3-archive";
+import { S3_CREDENTIALS, startS3 } from "../s3";
 
 const BUCKET = "kopie";
 let dir = "";
-let s3rver: S3rver;
+let s3rver: Awaited<ReturnType<typeof startS3>>;
 let s3: { region: string; endpoint: string; forcePathStyle: boolean };
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-backup-s3-"));
-  const { freePort } = await import("../../scripts/lib.mjs");
-  const port = await freePort();
-  s3rver = new S3rver({
-    address: "127.0.0.1",
-    port,
-    silent: true,
-    directory: path.join(dir, "s3"),
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  await s3rver.run();
+  s3rver = await startS3({ directory: path.join(dir, "s3"), buckets: [BUCKET] });
   // The commands take credentials from the standard AWS variables.
-  process.env.AWS_ACCESS_KEY_ID = "S3RVER";
-  process.env.AWS_SECRET_ACCESS_KEY = "S3RVER";
-  s3 = { region: "us-east-1", endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true };
+  process.env.AWS_ACCESS_KEY_ID = S3_CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = S3_CREDENTIALS.secretAccessKey;
+  s3 = { region: "us-east-1", endpoint: s3rver.endpoint, forcePathStyle: true };
 });
 
 afterAll(async () => {
