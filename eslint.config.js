@@ -73,6 +73,14 @@ export default tseslint.config(
           ],
         },
       ],
+      // no-restricted-imports does not see import(): the same rule for it.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportExpression[source.value=/\\/(features|routes|boot)\\//]",
+          message: "services/, http/ and lib/ never import a feature, a route or boot: move what both need down.",
+        },
+      ],
     },
   },
   {

@@ -7,7 +7,9 @@ const eslint = new ESLint();
 
 async function layerErrors(filePath: string, code: string) {
   const [result] = await eslint.lintText(code, { filePath });
-  return result.messages.filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
+  return result.messages
+    .filter((m) => m.ruleId === "no-restricted-imports" || m.ruleId === "no-restricted-syntax")
+    .map((m) => m.message);
 }
 
 describe("import layers", () => {
@@ -15,6 +17,18 @@ describe("import layers", () => {
     const code = 'import { listArticleCards } from "~/features/articles/articles.server";\nvoid listArticleCards;\n';
     for (const file of ["app/services/x.server.ts", "app/http/x.server.ts", "app/lib/x.ts"]) {
       expect(await layerErrors(file, code), file).toEqual([expect.stringContaining("never import a feature")]);
+    }
+  });
+
+  it("refuses a feature reached by a relative path or by import()", async () => {
+    const relative =
+      'import { listArticleCards } from "../features/articles/articles.server";\nvoid listArticleCards;\n';
+    expect(await layerErrors("app/services/x.server.ts", relative)).toEqual([
+      expect.stringContaining("never import a feature"),
+    ]);
+    const dynamic = 'export const load = () => import("~/features/articles/articles.server");\n';
+    for (const file of ["app/services/x.server.ts", "app/http/x.server.ts", "app/lib/x.ts"]) {
+      expect(await layerErrors(file, dynamic), file).toEqual([expect.stringContaining("never import a feature")]);
     }
   });
 
