@@ -16,7 +16,8 @@ import { logger } from "~/services/logger.server";
 import { unavailableResponse } from "~/http/unavailable.server";
 import { markDatabaseUnavailable, setFieldLabels } from "~/http/pastor-door.server";
 import { FACT_LABELS } from "~/features/church/facts";
-import { PASTOR_FACTS_PATH, isPastorPath } from "~/lib/paths";
+import { EVENT_LABELS } from "~/features/events/event-fields";
+import { PASTOR_EVENTS_PATH, PASTOR_FACTS_PATH, isPastorPath } from "~/lib/paths";
 
 // What server/index.mjs calls: start-up before serving, shutdown after the
 // last request, and the handler in front of remix-serve's Express app.
@@ -24,8 +25,9 @@ export { BootError, boot, shutdown } from "~/boot/boot.server";
 export { ConfigError } from "~/services/config.server";
 export { frontDoor } from "~/http/front-door.server";
 
-// The 'not saved' page names the facts' fields as their form does.
+// The 'not saved' page names the fields as their forms do.
 setFieldLabels(PASTOR_FACTS_PATH, FACT_LABELS);
+setFieldLabels(PASTOR_EVENTS_PATH, EVENT_LABELS);
 
 // Requests that met an unreachable database (see handleError): answered 503.
 const unavailable = new WeakSet<Request>();

@@ -56,9 +56,17 @@ const HIDDEN = new Set([CSRF_FIELD, "intent", "version", "baseImage", "albumId",
 // this layer does not import features).
 const pageLabels = new Map<string, Record<string, string>>();
 
-/** The labels the 'not saved' page shows for the fields of a page's form. */
+/** The labels the 'not saved' page shows for the fields of the forms at `path` and below it. */
 export function setFieldLabels(path: string, labels: Record<string, string>) {
   pageLabels.set(path, labels);
+}
+
+function labelsFor(action: string): Record<string, string> {
+  const path = action.split("?")[0];
+  for (const [prefix, labels] of pageLabels) {
+    if (path === prefix || path.startsWith(`${prefix}/`)) return { ...LABELS, ...labels };
+  }
+  return LABELS;
 }
 
 // Labels of the fields by name, for the other forms.
@@ -169,7 +177,7 @@ const page = (title: string, body: string) => fallbackDocument(escape(title), bo
 
 /** The answer to a post that met the outage: the fields again, ready to be sent once more. */
 export function notSavedPage(action: string, recorded: Recorded): string {
-  const labels = pageLabels.get(action.split("?")[0]) ?? LABELS;
+  const labels = labelsFor(action);
   const inputs = recorded.fields
     .map(([name, value], i) => {
       if (HIDDEN.has(name)) return `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`;

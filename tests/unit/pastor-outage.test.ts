@@ -25,6 +25,7 @@ const { articles, churchFacts } = await import("~/services/schema");
 const factsRoute = await import("~/routes/strefapastora.dane-zboru");
 const addArticleRoute = await import("~/routes/strefapastora.artykuly.dodaj");
 const panelRoute = await import("~/routes/strefapastora._index");
+const editEventRoute = await import("~/routes/strefapastora.wydarzenia.edytuj.$id");
 const { addPastor, signIn } = await import("../auth-helpers");
 const { resetDatabase, settle } = await import("../helpers");
 
@@ -33,6 +34,7 @@ const ROUTES: Record<string, Route> = {
   "/strefapastora": panelRoute,
   "/strefapastora/dane-zboru": factsRoute,
   "/strefapastora/artykuly/dodaj": addArticleRoute,
+  "/strefapastora/wydarzenia/edytuj/1": editEventRoute,
 };
 
 /**
@@ -180,6 +182,20 @@ describe.skipIf(!postgres)("the pastor area while the database is away", () => {
       });
       expect(scripted.status).toBe(503);
       expect(await scripted.json()).toEqual({ error: expect.stringContaining("Nie zapisano zmian") });
+
+      // An event's edit page (its address carries the id): the fields named as the event form names them.
+      const event = await fetch(`${base}/strefapastora/wydarzenia/edytuj/1`, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrf, title: "Wieczór uwielbienia", startDate: "2026-12-04", startTime: "19:00" }),
+        redirect: "manual",
+      });
+      expect(event.status).toBe(503);
+      const eventHtml = await event.text();
+      expect(new Map(formFields(eventHtml)).get("startDate")).toBe("2026-12-04");
+      expect(eventHtml).toContain(">Początek: dzień<");
+      expect(eventHtml).toContain(">Początek: godzina<");
+      expect(eventHtml).toContain(">Tytuł<");
 
       // Any other page of the area.
       const panel = await fetch(`${base}/strefapastora`, { headers: { Cookie: cookie } });
