@@ -234,6 +234,25 @@ test.describe("pastor pages", () => {
     }
   });
 
+  test("the congregation's facts and the events have no serious accessibility problem", async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto("/strefapastora/wydarzenia");
+    const editEvent = await hrefOf(page, 'main a[href^="/strefapastora/wydarzenia/edytuj/"]');
+    await page.goto(editEvent);
+    const occurrence = await hrefOf(page, 'main a[href*="/termin/"]');
+    for (const path of [
+      "/strefapastora/dane-zboru",
+      "/strefapastora/wydarzenia",
+      "/strefapastora/wydarzenia/dodaj",
+      editEvent,
+      occurrence,
+    ]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await checkPage(page, path);
+    }
+  });
+
   test("setting up the second factor (QR code, key, code field) has no serious accessibility problem", async ({
     page,
   }) => {
