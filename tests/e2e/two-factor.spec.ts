@@ -4,9 +4,9 @@
 // for a code after the password; a recovery code works once. The shared
 // test account ends with the second factor off again, also when a step fails.
 import { createHmac } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { PASTOR, expect, flash, signInWithForm as signIn, test } from "./fixtures";
+import { axe } from "./axe.helpers";
 // Every sign-in here goes through the form: the second factor is about signing in.
 
 const PAGE = "/strefapastora/weryfikacja-dwuetapowa";
@@ -57,10 +57,7 @@ const javaScript = () => test.info().project.use.javaScriptEnabled !== false;
 /** Serious accessibility problems of what is on screen (axe is a script: with JavaScript only; a11y.spec.ts covers the rest). */
 async function accessibilityProblems(page: Page) {
   if (!javaScript()) return [];
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    .analyze();
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
+  return axe(page);
 }
 
 // What the test learned, to turn the second factor off whatever happened.
