@@ -15,6 +15,7 @@ export function ConfirmButton({
   intent = "delete",
   className,
   fields = {},
+  reloadDocument,
 }: {
   action: string;
   question: string;
@@ -23,12 +24,15 @@ export function ConfirmButton({
   className?: string;
   /** Hidden fields that name what the button is about (e.g. which bin item). */
   fields?: Record<string, string>;
+  /** Posted as a document also with JavaScript (see DOCUMENT_POST in components/forms.tsx). */
+  reloadDocument?: boolean;
 }) {
   return (
     <Form
       method="post"
       action={action}
       className={className}
+      reloadDocument={reloadDocument}
       onSubmit={(event) => {
         if (!window.confirm(question)) {
           event.preventDefault();
@@ -57,6 +61,7 @@ export function ConfirmPage({
   intent = "delete",
   fields = {},
   confirmLabel = "tak, usuń",
+  reloadDocument,
 }: {
   action: string;
   question: string;
@@ -64,12 +69,13 @@ export function ConfirmPage({
   intent?: string;
   fields?: Record<string, string>;
   confirmLabel?: string;
+  reloadDocument?: boolean;
 }) {
   return (
     <div className="confirm" role="alertdialog" aria-labelledby="confirm-question">
       <p id="confirm-question">{question}</p>
       <div className="confirm-actions">
-        <Form method="post" action={action}>
+        <Form method="post" action={action} reloadDocument={reloadDocument}>
           <CsrfInput />
           <HiddenFields fields={fields} />
           <input type="hidden" name="intent" value={intent} />

@@ -73,3 +73,12 @@ export function FlashMessage({ message }: { message?: string | null }) {
     </p>
   ) : null;
 }
+
+/**
+ * `reloadDocument` for pastor forms: posted as a document also with
+ * JavaScript. While the database is away the answer is the server's 'Nie
+ * zapisano zmian' page holding every field typed (app/http/pastor-door.server.ts);
+ * a script's data request would get a 503 it cannot show, and the page would
+ * fall to the error boundary and lose the text.
+ */
+export const DOCUMENT_POST = true;

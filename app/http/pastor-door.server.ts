@@ -78,6 +78,7 @@ const LABELS: Record<string, string> = {
   date: "Data",
   name: "Nazwa",
   people: "Osoby",
+  author: "Podpis",
   publishAt: "Data publikacji",
 };
 

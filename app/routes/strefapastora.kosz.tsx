@@ -22,7 +22,7 @@ import {
   titleTakenMessage,
 } from "~/features/bin/bin";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
-import { Field, FlashMessage, FormError } from "~/components/forms";
+import { DOCUMENT_POST, Field, FlashMessage, FormError } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
@@ -106,10 +106,11 @@ export default function Bin() {
           intent="purge"
           fields={{ kind: result.confirm.kind, id: result.confirm.id }}
           confirmLabel="tak, usuń na zawsze"
+          reloadDocument={DOCUMENT_POST}
         />
       ) : null}
       {result && "conflict" in result ? (
-        <Form method="post" action={BIN_PATH} className="form bin-rename">
+        <Form method="post" action={BIN_PATH} className="form bin-rename" reloadDocument={DOCUMENT_POST}>
           <CsrfInput />
           <input type="hidden" name="intent" value="restore" />
           <input type="hidden" name="kind" value="gallery" />
@@ -145,7 +146,7 @@ export default function Bin() {
                   {item.deletedBy ? ` (${item.deletedBy})` : ""} · {purgeIn(item.daysLeft)}
                 </p>
                 <div className="card-actions">
-                  <Form method="post" action={BIN_PATH}>
+                  <Form method="post" action={BIN_PATH} reloadDocument={DOCUMENT_POST}>
                     <CsrfInput />
                     <input type="hidden" name="intent" value="restore" />
                     <input type="hidden" name="kind" value={item.kind} />
@@ -159,6 +160,7 @@ export default function Bin() {
                     intent="purge"
                     fields={fields}
                     question={purgeQuestion(item.kind, item.title)}
+                    reloadDocument={DOCUMENT_POST}
                   >
                     usuń na zawsze{which}
                   </ConfirmButton>

@@ -12,7 +12,7 @@ import {
   updateMinistry,
 } from "~/features/church/ministries.server";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
-import { Field, FlashMessage, FormError, TextAreaField } from "~/components/forms";
+import { DOCUMENT_POST, Field, FlashMessage, FormError, TextAreaField } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
@@ -128,6 +128,7 @@ export default function PastorMinistries() {
           question={reply.confirm.question}
           cancelTo={PASTOR_MINISTRIES_PATH}
           fields={{ id: String(reply.confirm.id) }}
+          reloadDocument={DOCUMENT_POST}
         />
       ) : null}
       <SortableList
@@ -141,7 +142,13 @@ export default function PastorMinistries() {
           return (
             <>
               {/* A new key when the shown values change, so the uncontrolled inputs take them. */}
-              <Form key={JSON.stringify(values)} method="post" action={PASTOR_MINISTRIES_PATH} className="form">
+              <Form
+                key={JSON.stringify(values)}
+                method="post"
+                action={PASTOR_MINISTRIES_PATH}
+                className="form"
+                reloadDocument={DOCUMENT_POST}
+              >
                 <CsrfInput />
                 <input type="hidden" name="id" value={m.id} />
                 <MinistryFields prefix={`ministry-${m.id}`} values={values} field={typed ? reply?.field : null} />
@@ -163,6 +170,7 @@ export default function PastorMinistries() {
                 action={PASTOR_MINISTRIES_PATH}
                 question={`Usunąć służbę „${m.name}”?`}
                 fields={{ id: String(m.id) }}
+                reloadDocument={DOCUMENT_POST}
               >
                 usuń
               </ConfirmButton>
@@ -176,6 +184,7 @@ export default function PastorMinistries() {
         action={PASTOR_MINISTRIES_PATH}
         className="form"
         key={refusedFor === null ? "refused" : "new"}
+        reloadDocument={DOCUMENT_POST}
       >
         <CsrfInput />
         <MinistryFields

@@ -15,7 +15,7 @@ import {
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
 import { SortableList } from "~/components/sortable-list";
 import { STALE_ORDER_MESSAGE, parseOrder } from "~/lib/order";
-import { FlashMessage, FormError } from "~/components/forms";
+import { DOCUMENT_POST, FlashMessage, FormError } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
@@ -101,6 +101,7 @@ export default function PastorTestimonies() {
           cancelTo={PASTOR_TESTIMONIES_PATH}
           fields={{ id: String(reply.confirm.id) }}
           confirmLabel="tak, do kosza"
+          reloadDocument={DOCUMENT_POST}
         />
       ) : null}
       {testimonies.length === 0 ? (
@@ -126,7 +127,7 @@ export default function PastorTestimonies() {
                       zobacz na stronie{which}
                     </a>
                   )}
-                  <Form method="post" action={PASTOR_TESTIMONIES_PATH}>
+                  <Form method="post" action={PASTOR_TESTIMONIES_PATH} reloadDocument={DOCUMENT_POST}>
                     <CsrfInput />
                     <input type="hidden" name="id" value={t.id} />
                     <button type="submit" name="intent" value={t.hidden ? "show" : "hide"} className="secondary">
@@ -148,6 +149,7 @@ export default function PastorTestimonies() {
                     action={PASTOR_TESTIMONIES_PATH}
                     question={deleteQuestion(t.title)}
                     fields={{ id: String(t.id) }}
+                    reloadDocument={DOCUMENT_POST}
                   >
                     usuń{which}
                   </ConfirmButton>

@@ -5,7 +5,7 @@ import { sessionForm } from "~/http/form-schemas.server";
 import { church } from "~/content/church";
 import { requireUser } from "~/features/auth/auth.server";
 import { listDevices, signOutDevice, signOutOtherDevices } from "~/features/auth/devices.server";
-import { FlashMessage } from "~/components/forms";
+import { DOCUMENT_POST, FlashMessage } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
@@ -62,7 +62,7 @@ export default function Devices() {
               <dd>{d.address ?? "nieznany"}</dd>
             </dl>
             {d.current ? null : (
-              <Form method="post">
+              <Form method="post" reloadDocument={DOCUMENT_POST}>
                 <CsrfInput />
                 <input type="hidden" name="id" value={d.id} />
                 <button type="submit" name="intent" value="one" className="secondary">
@@ -74,7 +74,7 @@ export default function Devices() {
         ))}
       </ul>
       {others > 0 ? (
-        <Form method="post">
+        <Form method="post" reloadDocument={DOCUMENT_POST}>
           <CsrfInput />
           <button type="submit" name="intent" value="others">
             wyloguj wszystkie inne

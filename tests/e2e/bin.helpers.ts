@@ -1,7 +1,7 @@
 // Shared by the bin and history specs: deleting from the pastor's lists as
 // the pastor does, the bin's rows, and emptying the bin of what tests made.
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, hydrated, test } from "./fixtures";
 
 export const withJs = () => test.info().project.name === "js";
 
@@ -16,6 +16,7 @@ export function binRow(page: Page, title: string) {
  */
 export async function confirmDelete(page: Page, button: ReturnType<Page["getByRole"]>, yes = "tak, usuń") {
   if (withJs()) {
+    await hydrated(button);
     page.once("dialog", (dialog) => void dialog.accept());
     await button.click();
   } else {

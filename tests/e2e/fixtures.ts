@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { type Cookie, type Page, test as base, expect } from "@playwright/test";
+import { type Cookie, type Locator, type Page, test as base, expect } from "@playwright/test";
 import { processAlive } from "../setup/leftovers.mjs";
 
 const listenable = (port: number) =>
@@ -140,6 +140,19 @@ export const PASTOR = { email: "pastor@example.org", password: "haslo-testowe-12
  * may still be on screen with live regions of its own.
  */
 export const flash = (page: Page) => page.locator("p.flash[role=status]");
+
+/**
+ * With JavaScript on, waits until React has taken over the element (a form,
+ * a button): a pastor form posts as a document, so the page after it loads
+ * anew, and a click before hydration would skip the script (no confirm
+ * dialog; the no-JS path instead).
+ */
+export async function hydrated(element: Locator) {
+  if (test.info().project.name !== "js") return;
+  await expect
+    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps$"))))
+    .toBe(true);
+}
 
 /** Signs in through the login form, as the pastor would. */
 export async function signInWithForm(page: Page) {

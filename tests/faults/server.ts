@@ -26,7 +26,8 @@ export interface RunningServer extends SpawnedServer {
 export async function spawnBuiltServer(env: Record<string, string>, cwd = process.cwd()): Promise<SpawnedServer> {
   if (!fs.existsSync(path.join(cwd, "build/index.js")))
     throw new Error("build/index.js missing: run `npm run build` first");
-  const port = await freePort();
+  // A caller with a port of its own (a browser test's port base) names it in env.PORT.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zbor-fault-"));
   let log = "";
   const child = spawn(process.execPath, ["server/index.mjs"], {

@@ -1,8 +1,9 @@
 // The testimony form of the pastor area (add and edit): a plain post to the
-// page's own action, so it works without JavaScript.
+// page's own action, so it works without JavaScript, and a document post with
+// it, so a database outage answers with everything typed kept.
 import { Form } from "@remix-run/react";
 import { ConflictNote } from "~/components/conflict-note";
-import { Field, FormError, TextAreaField } from "~/components/forms";
+import { DOCUMENT_POST, Field, FormError, TextAreaField } from "~/components/forms";
 import { CsrfInput } from "~/components/pastor";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
 import { TESTIMONY_LABELS, TESTIMONY_TEXT_MAX, type TestimonyField } from "~/features/church/testimonies";
@@ -52,7 +53,13 @@ export function TestimonyForm({
         />
       ) : null}
       {/* A new key whenever the shown values change, so the uncontrolled inputs take them. */}
-      <Form method="post" action={action} className="form" key={`${version}-${JSON.stringify(values)}`}>
+      <Form
+        method="post"
+        action={action}
+        className="form"
+        key={`${version}-${JSON.stringify(values)}`}
+        reloadDocument={DOCUMENT_POST}
+      >
         <CsrfInput />
         <input type="hidden" name="version" value={version} />
         {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}

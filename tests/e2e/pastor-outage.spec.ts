@@ -1,0 +1,149 @@
+// The pastor's forms while the database is away, in a browser with JavaScript
+// on and off (issue 27): a testimony or a ministry sent during the outage is
+// answered with 'Nie zapisano zmian' and everything typed, never an error
+// page, and the kept testimony saves once the database is back; the bin's and
+// the devices' buttons answer in Polish too. A server of its own reaches
+// PostgreSQL through a TCP proxy that the tests cut.
+import type { Browser, Page } from "@playwright/test";
+import { type RunningServer, startBuiltServer } from "../faults/server";
+import { createScratchDatabase } from "../setup/database";
+import { startTcpProxy, throughProxy } from "../tcp-proxy";
+import { confirmDelete } from "./bin.helpers";
+import { expect, flash, hydrated, test } from "./fixtures";
+
+const EMAIL = "awaria@example.org";
+const PASSWORD = "haslo-awaria-przegladarki-2026";
+const TEXT = "Pierwszy akapit wpisany podczas awarii.\n\nDrugi akapit: „cytat” & <znaki>.";
+
+let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+let proxy: Awaited<ReturnType<typeof startTcpProxy>> | undefined;
+let server: RunningServer | undefined;
+
+const js = () => test.info().project.name === "js";
+
+// Playwright reads a hook's fixtures from this pattern; this one needs none.
+// eslint-disable-next-line no-empty-pattern
+test.beforeAll(async ({}, workerInfo) => {
+  test.setTimeout(120_000);
+  scratch = await createScratchDatabase("e2eout");
+  proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(scratch.url).port || 5432) });
+  // Past the slots of the shared servers (tests/e2e/fixtures.ts) when a port base is given.
+  const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) + 10 + workerInfo.parallelIndex : null;
+  server = await startBuiltServer({
+    DATABASE_URL: throughProxy(scratch.url, proxy.port),
+    ADMIN_EMAIL: EMAIL,
+    ADMIN_PASSWORD: PASSWORD,
+    ARGON2_TEST_CHEAP: "1",
+    ...(port ? { PORT: String(port) } : {}),
+  });
+});
+
+test.afterEach(() => proxy?.restore());
+
+test.afterAll(async () => {
+  await server?.stop();
+  await proxy?.close();
+  await scratch?.drop();
+});
+
+/** A browser signed in on the outage server, with JavaScript as in this project. */
+async function pastorPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server!.base, javaScriptEnabled: js() });
+  const page = await context.newPage();
+  await page.goto("/strefapastora/logowanie");
+  await page.getByLabel("Login").fill(EMAIL);
+  await page.getByLabel("Hasło").fill(PASSWORD);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/strefapastora$/);
+  return page;
+}
+
+const notSaved = (page: Page) => page.getByRole("heading", { name: "Nie zapisano zmian" });
+
+test("a testimony sent during the outage comes back with everything typed, and saves once the database is back", async ({
+  browser,
+}) => {
+  const page = await pastorPage(browser);
+  await page.goto("/strefapastora/swiadectwa/dodaj");
+  await hydrated(page.locator("form.form"));
+  await page.getByLabel("Tytuł (np. imię)").fill("Świadectwo z awarii");
+  await page.getByLabel("Treść").fill(TEXT);
+  await page.getByLabel("Podpis (opcjonalnie)").fill("Jan z Wieliczki");
+
+  proxy!.cut();
+  await page.getByRole("button", { name: "dodaj" }).click();
+  await expect(notSaved(page)).toBeVisible();
+  await expect(page.getByRole("alert")).toContainText("spróbuj ponownie");
+  await expect(page.getByLabel("Tytuł")).toHaveValue("Świadectwo z awarii");
+  await expect(page.getByLabel("Treść")).toHaveValue(TEXT);
+  await expect(page.getByLabel("Podpis")).toHaveValue("Jan z Wieliczki");
+
+  proxy!.restore();
+  // The pool may need a moment to reconnect: sent again until it is saved.
+  await expect(async () => {
+    if (await notSaved(page).isVisible()) await page.getByRole("button", { name: "Spróbuj ponownie zapisać" }).click();
+    await expect(flash(page)).toContainText("Świadectwo z awarii", { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await page.getByRole("link", { name: /^edytuj\W+Świadectwo z awarii$/ }).click();
+  await expect(page.getByLabel("Treść")).toHaveValue(TEXT);
+  await page.context().close();
+});
+
+test("a ministry saved or added during the outage comes back with everything typed", async ({ browser }) => {
+  const page = await pastorPage(browser);
+  await page.goto("/strefapastora/sluzby");
+  const first = page.locator(".ministries-edit form.form").first();
+  await hydrated(first);
+  const name = await first.getByLabel("Nazwa służby").inputValue();
+  await first.getByLabel("Osoby (jedna w wierszu, w kolejności na stronie)").fill("Anna Nowak\nPiotr Zieliński");
+  await first.getByLabel("Opis (opcjonalnie)").fill(TEXT);
+
+  proxy!.cut();
+  await first.getByRole("button", { name: "zapisz" }).click();
+  await expect(notSaved(page)).toBeVisible();
+  await expect(page.getByLabel("Nazwa")).toHaveValue(name);
+  await expect(page.getByLabel("Osoby")).toHaveValue("Anna Nowak\nPiotr Zieliński");
+  await expect(page.getByLabel("Opis")).toHaveValue(TEXT);
+
+  proxy!.restore();
+  await page.goto("/strefapastora/sluzby");
+  const added = page.locator("form.form").filter({ has: page.getByRole("button", { name: "dodaj służbę" }) });
+  await hydrated(added);
+  await added.getByLabel("Nazwa służby").fill("Służba modlitewna");
+  await added.getByLabel("Osoby (jedna w wierszu, w kolejności na stronie)").fill("Ewa Szymańska");
+  proxy!.cut();
+  await added.getByRole("button", { name: "dodaj służbę" }).click();
+  await expect(notSaved(page)).toBeVisible();
+  await expect(page.getByLabel("Nazwa")).toHaveValue("Służba modlitewna");
+  await expect(page.getByLabel("Osoby")).toHaveValue("Ewa Szymańska");
+  await page.context().close();
+});
+
+test("the bin's and the devices' buttons answer in Polish during the outage, never an error page", async ({
+  browser,
+}) => {
+  const page = await pastorPage(browser);
+  // Something in the bin, and a second device signed in.
+  const other = await pastorPage(browser);
+  await page.goto("/strefapastora/swiadectwa");
+  await confirmDelete(page, page.getByRole("button", { name: /^usuń/ }).first(), "tak, do kosza");
+  await expect(flash(page)).toContainText("do kosza");
+
+  await page.goto("/strefapastora/kosz");
+  const restore = page.getByRole("button", { name: /^przywróć/ }).first();
+  await hydrated(page.locator("form", { has: restore }));
+  proxy!.cut();
+  await restore.click();
+  await expect(notSaved(page)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Spróbuj ponownie zapisać" })).toBeVisible();
+
+  proxy!.restore();
+  await page.goto("/strefapastora/urzadzenia");
+  const signOutOthers = page.getByRole("button", { name: "wyloguj wszystkie inne" });
+  await hydrated(page.locator("form", { has: signOutOthers }));
+  proxy!.cut();
+  await signOutOthers.click();
+  await expect(notSaved(page)).toBeVisible();
+  await other.context().close();
+  await page.context().close();
+});
