@@ -76,6 +76,7 @@ export default function PastorEvents() {
           cancelTo={PASTOR_EVENTS_PATH}
           fields={{ id: String(reply.confirm.id) }}
           confirmLabel="tak, do kosza"
+          reloadDocument
         />
       ) : null}
       {events.length === 0 ? (
@@ -102,6 +103,7 @@ export default function PastorEvents() {
                     action={PASTOR_EVENTS_PATH}
                     question={deleteQuestion(e.title)}
                     fields={{ id: String(e.id) }}
+                    reloadDocument
                   >
                     usuń{which}
                   </ConfirmButton>

@@ -12,7 +12,7 @@ import { EventForm } from "~/features/events/event-form";
 import { PublicationBadge } from "~/features/publishing/publish-controls";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
-import { FlashMessage } from "~/components/forms";
+import { DOCUMENT_POST, FlashMessage } from "~/components/forms";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
@@ -121,7 +121,12 @@ export default function EditEvent() {
                     {o.cancelled ? <strong className="draft-mark"> (odwołane)</strong> : null}
                     {o.moved ? <span className="draft-mark"> (przeniesione z {o.key})</span> : null}
                   </p>
-                  <Form method="post" action={eventOccurrenceAdminPath(event.id, o.key)} className="card-actions">
+                  <Form
+                    method="post"
+                    action={eventOccurrenceAdminPath(event.id, o.key)}
+                    className="card-actions"
+                    reloadDocument={DOCUMENT_POST}
+                  >
                     <CsrfInput />
                     {o.cancelled || o.moved ? (
                       <button type="submit" name="intent" value="restore" className="secondary">

@@ -6,7 +6,7 @@ import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
 import { getPastorEvent, occurrenceOf } from "~/features/events/events-admin.server";
 import { submitOccurrenceForm } from "~/features/events/event-form.server";
 import { dayAndTime } from "~/features/events/event-fields";
-import { Field, FormError } from "~/components/forms";
+import { DOCUMENT_POST, Field, FormError } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { redirectWithFlash } from "~/http/flash.server";
@@ -84,7 +84,7 @@ export default function EventOccurrence() {
         {occurrence.moved ? <span className="draft-mark"> (przeniesione z {occurrence.key})</span> : null}
       </p>
       <FormError message={reply?.error} />
-      <Form method="post" action={action} className="pastor-actions">
+      <Form method="post" action={action} className="pastor-actions" reloadDocument={DOCUMENT_POST}>
         <CsrfInput />
         {occurrence.cancelled || occurrence.moved ? (
           <button type="submit" name="intent" value="restore" className="secondary">
@@ -99,7 +99,7 @@ export default function EventOccurrence() {
       </Form>
       <h2>Przenieś ten termin</h2>
       <p className="field-note">Pozostałe terminy się nie zmienią.</p>
-      <Form method="post" action={action} className="form" key={JSON.stringify(typed)}>
+      <Form method="post" action={action} className="form" key={JSON.stringify(typed)} reloadDocument={DOCUMENT_POST}>
         <CsrfInput />
         <Field
           label="Nowy dzień"

@@ -89,6 +89,27 @@ test("a testimony sent during the outage comes back with everything typed, and s
   await page.context().close();
 });
 
+test("an event added during the outage comes back with everything typed, its fields named as in its form", async ({
+  browser,
+}) => {
+  const page = await pastorPage(browser);
+  await page.goto("/strefapastora/wydarzenia/dodaj");
+  await hydrated(page.locator("form.event-form"));
+  await page.getByLabel("Tytuł").fill("Wieczór z awarii");
+  await page.getByLabel("Początek: dzień").fill("2027-01-15");
+  await page.getByLabel("Początek: godzina").fill("19:00");
+  await page.getByLabel("Miejsce").fill("Sala na piętrze");
+
+  proxy!.cut();
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(notSaved(page)).toBeVisible();
+  await expect(page.getByLabel("Tytuł")).toHaveValue("Wieczór z awarii");
+  await expect(page.getByLabel("Początek: dzień")).toHaveValue("2027-01-15");
+  await expect(page.getByLabel("Początek: godzina")).toHaveValue("19:00");
+  await expect(page.getByLabel("Miejsce")).toHaveValue("Sala na piętrze");
+  await page.context().close();
+});
+
 test("a ministry saved or added during the outage comes back with everything typed", async ({ browser }) => {
   const page = await pastorPage(browser);
   await page.goto("/strefapastora/sluzby");

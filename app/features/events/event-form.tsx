@@ -3,7 +3,7 @@
 // JavaScript. Every field shows what was typed after a refusal.
 import { Form } from "@remix-run/react";
 import { ConflictNote } from "~/components/conflict-note";
-import { Field, FormError, TextAreaField } from "~/components/forms";
+import { DOCUMENT_POST, Field, FormError, TextAreaField } from "~/components/forms";
 import { CsrfInput } from "~/components/pastor";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
 import { PublishAtField, SaveDraftButton } from "~/features/publishing/publish-controls";
@@ -80,7 +80,13 @@ export function EventForm({
         />
       ) : null}
       {/* A new key whenever the shown values change, so the uncontrolled inputs take them. */}
-      <Form method="post" action={action} className="form event-form" key={`${version}-${JSON.stringify(values)}`}>
+      <Form
+        method="post"
+        action={action}
+        className="form event-form"
+        key={`${version}-${JSON.stringify(values)}`}
+        reloadDocument={DOCUMENT_POST}
+      >
         <CsrfInput />
         <input type="hidden" name="version" value={version} />
         {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}
