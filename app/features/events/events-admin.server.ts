@@ -45,22 +45,8 @@ import {
 } from "~/features/events/event-fields";
 import { isCalendarDate } from "~/lib/text";
 
-/** What a row of `events` holds of the form (no photo, no publication). */
-export interface EventValues {
-  title: string;
-  description: string;
-  place: string;
-  startDate: string;
-  startTime: string | null;
-  endTime: string | null;
-  endDate: string | null;
-  repeat: "none" | "weekly" | "monthly";
-  interval: number;
-  weekdays: string[];
-  monthWeek: number | null;
-  untilDate: string | null;
-  count: number | null;
-}
+/** What a row of `events` holds of the form (no photo, no publication): the rule and its description. */
+export type EventValues = Omit<EventRule, "id"> & { description: string };
 
 /** An event as the pastor's pages show it. */
 export interface PastorEvent extends EventValues {
