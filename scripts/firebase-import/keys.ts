@@ -1,7 +1,7 @@
 // Keys: derived from the document and the URL, so a rerun writes the same
 // files, and a different photo never reuses a key (keys are cached for good).
 import { createHash } from "node:crypto";
-import { ARTICLE_IMAGE_FOLDER } from "~/features/articles/articles.server";
+import { ARTICLE_IMAGE_FOLDER } from "~/features/articles/article-photos.server";
 import { GALLERY_FOLDER } from "~/features/galleries/galleries.server";
 import { safeFileName } from "~/services/storage.server";
 

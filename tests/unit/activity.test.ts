@@ -7,7 +7,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { clock } from "~/services/clock.server";
-import { createArticle, deleteArticle, updateArticle } from "~/features/articles/articles.server";
+import { createArticle, deleteArticle, updateArticle } from "~/features/articles/article-writes.server";
 import { deleteGallery } from "~/features/galleries/galleries.server";
 import { createDraft } from "~/features/galleries/drafts.server";
 import { saveGallery } from "~/features/galleries/save.server";

@@ -14,13 +14,8 @@ import { db } from "~/services/db.server";
 import { type StoredImage, storeImage } from "~/services/images.server";
 import { allKeys } from "~/lib/image-variants";
 import { storage } from "~/services/storage.server";
-import {
-  createArticle,
-  deleteArticle,
-  getArticle,
-  listArticleCards,
-  updateArticle,
-} from "~/features/articles/articles.server";
+import { createArticle, deleteArticle, updateArticle } from "~/features/articles/article-writes.server";
+import { getArticle, listArticleCards } from "~/features/articles/articles.server";
 import {
   deleteGallery,
   getGalleryByTitle,

@@ -4,7 +4,7 @@
 import sharp from "sharp";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { createArticle, deleteArticle, updateArticle } from "~/features/articles/articles.server";
+import { createArticle, deleteArticle, updateArticle } from "~/features/articles/article-writes.server";
 import { deleteGallery } from "~/features/galleries/galleries.server";
 import {
   CONTENT_CHECK_MS,

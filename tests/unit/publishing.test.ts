@@ -4,7 +4,8 @@
 // pages expire when a scheduled item becomes due.
 import sharp from "sharp";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createArticle, getArticle, listArticleCards, updateArticle } from "~/features/articles/articles.server";
+import { createArticle, updateArticle } from "~/features/articles/article-writes.server";
+import { getArticle, listArticleCards } from "~/features/articles/articles.server";
 import { getGalleryByTitle, listGalleriesForPastor, listGalleryCards } from "~/features/galleries/galleries.server";
 import { saveGallery } from "~/features/galleries/save.server";
 import { publicationLabel } from "~/features/publishing/publication";

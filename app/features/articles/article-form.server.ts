@@ -2,12 +2,8 @@
 // page's own action (a plain form post) or its upload route (the script with
 // a progress bar). Both call submitArticleForm and only word the answer
 // differently (app/http/form-reply.server.ts).
-import {
-  type ArticleConflict,
-  type ArticleField,
-  createArticle,
-  updateArticle,
-} from "~/features/articles/articles.server";
+import { createArticle, updateArticle } from "~/features/articles/article-writes.server";
+import type { ArticleConflict, ArticleField } from "~/features/articles/save-result";
 import type { SessionUser } from "~/features/auth/auth.server";
 import { dropKeptForm, getKeptForm, keptFormView, keptPhotoBytes } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM, type KeptFormView } from "~/features/kept-forms/messages";

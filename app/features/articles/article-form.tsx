@@ -4,7 +4,7 @@ import { Field, FormError, TextAreaField } from "~/components/forms";
 import { CsrfInput } from "~/components/pastor";
 import { UploadProgress, useUploadForm } from "~/components/upload-progress";
 import type { ArticleRefusal } from "~/features/articles/article-form.server";
-import type { ArticleField } from "~/features/articles/articles.server";
+import type { ArticleField } from "~/features/articles/save-result";
 import { HEADER_MAX } from "~/features/articles/limits";
 import { ConflictNote } from "~/components/conflict-note";
 import { CHANGED_FIELD_NAMES } from "~/features/articles/messages";
