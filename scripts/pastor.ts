@@ -1,9 +1,9 @@
 // Pastor accounts from the command line (`zbor pastor …`, or `npm run pastor -- …`):
 //   add <email> [--password-stdin]      new account
-//   passwd <email> [--password-stdin]   new password (ends the account's sessions)
+//   passwd <email> [--password-stdin]   new password (ends the account's sessions, forgets its devices)
 //   list
 //   remove <email>
-//   reset-2fa <email>                   second factor off (a lost phone), sessions ended
+//   reset-2fa <email>                   second factor off (a lost phone), sessions ended, devices forgotten
 // Passwords come from a hidden prompt on a terminal or, with --password-stdin,
 // from the first line of standard input; never from the arguments, which stay
 // in shell history and in the process list.
@@ -30,10 +30,10 @@ export interface Io {
 
 const USAGE = `Użycie:
   zbor pastor add <email>      dodaje konto (pyta o hasło)
-  zbor pastor passwd <email>   zmienia hasło i kończy sesje konta
+  zbor pastor passwd <email>   zmienia hasło, kończy sesje konta i zapomina jego urządzenia
   zbor pastor list             wypisuje konta
   zbor pastor remove <email>   usuwa konto
-  zbor pastor reset-2fa <email>  wyłącza weryfikację dwuetapową (np. po utracie telefonu) i kończy sesje konta
+  zbor pastor reset-2fa <email>  wyłącza weryfikację dwuetapową (np. po utracie telefonu), kończy sesje konta i zapomina jego urządzenia
 Z opcją --password-stdin add i passwd czytają hasło z pierwszego wiersza standardowego wejścia.`;
 
 const PASSWORD_STDIN = "--password-stdin";
@@ -137,7 +137,7 @@ export async function main(args: string[], io: Io): Promise<number> {
       case "passwd": {
         const changed = await setPassword({ email, password: await newPassword(io, fromStdin) });
         if (!changed) return fail(`Nie ma konta ${email}.`);
-        out(`Zmieniono hasło konta ${email.toLowerCase()}; jego sesje zakończono.`);
+        out(`Zmieniono hasło konta ${email.toLowerCase()}; jego sesje zakończono, a urządzenia zapomniano.`);
         return 0;
       }
       case "reset-2fa": {
@@ -148,7 +148,7 @@ export async function main(args: string[], io: Io): Promise<number> {
           return 0;
         }
         out(
-          `Wyłączono weryfikację dwuetapową konta ${email.toLowerCase()} i usunięto jego kody odzyskiwania; jego sesje zakończono.`,
+          `Wyłączono weryfikację dwuetapową konta ${email.toLowerCase()} i usunięto jego kody odzyskiwania; jego sesje zakończono, a urządzenia zapomniano.`,
         );
         return 0;
       }

@@ -66,8 +66,9 @@ export const twoFactorForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("disable"), codeOrPassword: z.string().max(256) }),
 ]);
 
-/** 'zalogowane urządzenia': sign out one session (by its id) or all the others. */
+/** 'zalogowane urządzenia': sign out one session (by its id) or all the others, or forget a remembered device. */
 export const sessionForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("one"), id: z.string().regex(/^[0-9a-f]{64}$/) }),
   z.object({ intent: z.literal("others") }),
+  z.object({ intent: z.literal("forget"), id: z.string().regex(/^[0-9a-f]{64}$/) }),
 ]);

@@ -15,7 +15,7 @@ import { readSmallForm } from "~/http/small-form.server";
 import { signInHeaders } from "~/http/cache.server";
 import { clientAddress } from "~/http/request-context.server";
 import { createSession, destroySession } from "~/features/auth/session.server";
-import { deviceTokenCookie } from "~/features/auth/device-token.server";
+import { rememberDevice } from "~/features/auth/device-token.server";
 
 // The only public page of the pastor area; every other one calls requireUser.
 
@@ -56,7 +56,7 @@ async function signedIn(request: Request, user: User, redirectTo: string) {
       address: clientAddress(),
     }),
   });
-  headers.append("Set-Cookie", await deviceTokenCookie(user.email));
+  headers.append("Set-Cookie", await rememberDevice(request, user.id, request.headers.get("User-Agent")));
   headers.append("Set-Cookie", await clearPendingSignInCookie());
   return redirect(redirectTo, { headers });
 }

@@ -143,6 +143,29 @@ export const sessions = pgTable(
 );
 
 /**
+ * Browsers an account has signed in from ('zapamiętane urządzenia'). The
+ * device cookie holds a random token; only its SHA-256 is stored, as for
+ * sessions. A row lets that browser past the per-e-mail slowdown of sign-in
+ * and keep a form posted after its session ended (app/features/kept-forms).
+ * Deleting the row (the devices page, a password change, a reset of the
+ * second factor, the account's removal) takes both back at once.
+ */
+export const devices = pgTable(
+  "devices",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    // The last sign-in or kept form from it; unused for a year, it is forgotten.
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull(),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("devices_user_idx").on(t.userId), index("devices_last_used_idx").on(t.lastUsedAt)],
+);
+
+/**
  * Failed sign-in attempts of the last hour, counted per client address and
  * e-mail, per address, and per e-mail from all addresses. Shared by every
  * app instance; a limit is a count over a sliding window, so no lock rows.
@@ -293,6 +316,10 @@ export const keptForms = pgTable(
     id: text("id").primaryKey(),
     // The device token's e-mail (lower-cased).
     owner: text("owner").notNull(),
+    // The device that posted it: only that browser gets it back, and it goes with the device.
+    deviceId: text("device_id")
+      .notNull()
+      .references(() => devices.id, { onDelete: "cascade" }),
     // Which form: "article-add", "article-edit", "album-details".
     form: text("form").notNull(),
     // The page the form was on; the pastor is sent back there after sign-in.

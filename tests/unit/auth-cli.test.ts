@@ -100,7 +100,7 @@ describe("pastor CLI", () => {
     const r = await run(["reset-2fa", "Pastor@Example.org"]);
     expect(r).toMatchObject({
       code: 0,
-      out: "Wyłączono weryfikację dwuetapową konta pastor@example.org i usunięto jego kody odzyskiwania; jego sesje zakończono.\n",
+      out: "Wyłączono weryfikację dwuetapową konta pastor@example.org i usunięto jego kody odzyskiwania; jego sesje zakończono, a urządzenia zapomniano.\n",
     });
     expect(await twoFactorEnabled(id)).toBe(false);
     const { loader } = await import("~/routes/strefapastora._index");

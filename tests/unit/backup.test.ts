@@ -216,9 +216,11 @@ beforeAll(async () => {
   );
   // A form kept after its session ended: typed text (jsonb) and its photo come back with the rest.
   await source.storage.put(`zachowane/${"k".repeat(43)}.upload`, Buffer.from("zdjęcie"), "application/octet-stream");
+  await source.db.execute(sql`insert into devices (id, user_id, created_at, last_used_at, user_agent)
+    values (${"d".repeat(64)}, ${user.id}, now(), now(), 'Firefox')`);
   await source.db
-    .execute(sql`insert into kept_forms (id, owner, form, path, fields, photo_key, photo_name, photo_size, created_at, expires_at)
-    values (${"k".repeat(43)}, 'pastor.łukasz@example.org', 'article-add', '/strefapastora/artykuly/dodaj',
+    .execute(sql`insert into kept_forms (id, owner, device_id, form, path, fields, photo_key, photo_name, photo_size, created_at, expires_at)
+    values (${"k".repeat(43)}, 'pastor.łukasz@example.org', ${"d".repeat(64)}, 'article-add', '/strefapastora/artykuly/dodaj',
       ${JSON.stringify({ header: "Zachowany „tekst”", text: "Treść\nz nową linią" })}::jsonb,
       ${`zachowane/${"k".repeat(43)}.upload`}, 'zdjęcie.jpg', 7, now(), now() + interval '1 day')`);
   // Drafts and schedules: an article and an album never published, an article

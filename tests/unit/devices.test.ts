@@ -1,7 +1,21 @@
 // The pastor's signed-in devices: each sign-in listed with its browser,
-// system, times and address; one or all others signed out from here.
+// system, times and address; one or all others signed out from here. And
+// the remembered devices (the device token): listed, forgotten one by one,
+// and taken back by every event that must take them back.
+import crypto from "node:crypto";
+import { generateTOTP } from "@epic-web/totp";
 import { beforeEach, describe, expect, it } from "vitest";
+import { db } from "~/services/db.server";
+import { devices } from "~/services/schema";
+import { hasDeviceToken } from "~/features/auth/device-token.server";
 import { deviceName } from "~/features/auth/devices.server";
+import { findUserByEmail, removeUser, setPassword } from "~/features/auth/users.server";
+import {
+  confirmTwoFactorSetup,
+  resetTwoFactor,
+  startTwoFactorSetup,
+  twoFactorState,
+} from "~/features/auth/two-factor.server";
 import { action, loader } from "~/routes/strefapastora.urzadzenia";
 import { ORIGIN, PASTOR, addPastor, cookieHeader, cookiesFrom, submitLogin } from "../auth-helpers";
 import { request, resetDatabase, settle } from "../helpers";
@@ -20,6 +34,7 @@ interface Listed {
   csrf: string;
   flash: string | null;
   devices: { id: string; name: string; address: string | null; current: boolean }[];
+  remembered: { id: string; name: string; current: boolean }[];
 }
 
 async function open(cookie: string) {
@@ -105,5 +120,113 @@ describe("signed-in devices", () => {
     expect((await open(withCookiesOf(mine, self))).data!.flash).toBe(
       "To urządzenie wylogujesz przyciskiem „wyloguj się”.",
     );
+  });
+});
+
+describe("remembered devices", () => {
+  beforeEach(async () => {
+    await resetDatabase();
+    await addPastor();
+  });
+
+  /** True while the browser's device token is one of the account's remembered devices. */
+  const remembered = (cookie: string, email = PASTOR.email) =>
+    hasDeviceToken(request("/strefapastora/logowanie", { headers: { Cookie: cookie } }), email);
+  const tokenOf = (cookie: string) => /(?:^|; )device=([^;]*)/.exec(cookie)![1];
+  const rows = async () => (await db()).select().from(devices);
+  const deviceIdOf = async (cookie: string) => (await open(cookie)).data!.remembered.find((d) => d.current)!.id;
+
+  it("are the browsers signed in from: a random token in the cookie, only its hash stored, reused by the same browser", async () => {
+    const phone = await signInWith(PHONE, "198.51.100.7");
+    const [row] = await rows();
+    const value = JSON.parse(Buffer.from(decodeURIComponent(tokenOf(phone)), "base64").toString()) as string;
+    expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(row.id).toBe(crypto.createHash("sha256").update(value).digest("hex"));
+    expect(JSON.stringify(await rows())).not.toContain(value);
+
+    // The same browser signing in again stays one device; another is a second.
+    const again = await submitLogin(PASTOR, { headers: { "User-Agent": PHONE, Cookie: `device=${tokenOf(phone)}` } });
+    expect(cookiesFrom(again).device).toBe(tokenOf(phone));
+    const laptop = await signInWith(LAPTOP, "203.0.113.9");
+    expect(await rows()).toHaveLength(2);
+    expect((await open(laptop)).data!.remembered.map((d) => [d.name, d.current])).toEqual([
+      ["Firefox 133 · Windows 10", true],
+      ["Chrome 131 · Android 14", false],
+    ]);
+    expect(await remembered(phone)).toBe(true);
+    expect(await remembered(phone, "inny@example.org")).toBe(false);
+  });
+
+  it("one is forgotten with 'usuń'; another account's never", async () => {
+    const phone = await signInWith(PHONE, "198.51.100.7");
+    const laptop = await signInWith(LAPTOP, "203.0.113.9");
+    const laptopId = await deviceIdOf(laptop);
+
+    const res = await post(phone, { intent: "forget", id: laptopId });
+    expect(res.status).toBe(302);
+    expect((await open(withCookiesOf(phone, res))).data!.flash).toBe("Usunięto urządzenie.");
+    expect(await remembered(laptop)).toBe(false);
+    expect(await remembered(phone)).toBe(true);
+    const again = await post(phone, { intent: "forget", id: laptopId });
+    expect((await open(withCookiesOf(phone, again))).data!.flash).toBe("To urządzenie jest już usunięte.");
+
+    await addPastor({ email: "drugi@example.org" });
+    const other = cookieHeader(cookiesFrom(await submitLogin({ ...PASTOR, email: "drugi@example.org" })));
+    const refused = await post(phone, { intent: "forget", id: await deviceIdOf(other) });
+    expect((await open(withCookiesOf(phone, refused))).data!.flash).toBe("To urządzenie jest już usunięte.");
+    expect(await remembered(other, "drugi@example.org")).toBe(true);
+  });
+
+  it("'wyloguj wszystkie inne' forgets every other device and keeps this browser's", async () => {
+    const phone = await signInWith(PHONE, "198.51.100.7");
+    const laptop = await signInWith(LAPTOP, "203.0.113.9");
+    const res = await post(phone, { intent: "others" });
+    const { data } = await open(withCookiesOf(phone, res));
+    expect(data!.flash).toBe("Wylogowano wszystkie inne urządzenia.");
+    expect(data!.remembered.map((d) => d.current)).toEqual([true]);
+    expect(await remembered(laptop)).toBe(false);
+    expect(await remembered(phone)).toBe(true);
+  });
+
+  it("a new password forgets them: all from the command line, all but his own browser when he changes it there", async () => {
+    const phone = await signInWith(PHONE, "198.51.100.7");
+    const laptop = await signInWith(LAPTOP, "203.0.113.9");
+    expect(await setPassword({ email: PASTOR.email, password: "zupelnie-nowe-haslo" })).toBe(true);
+    expect(await remembered(phone)).toBe(false);
+    expect(await remembered(laptop)).toBe(false);
+    expect(await rows()).toEqual([]);
+
+    const NEW = { ...PASTOR, password: "zupelnie-nowe-haslo" };
+    const phone2 = cookieHeader(cookiesFrom(await submitLogin(NEW, { headers: { "User-Agent": PHONE } })));
+    const laptop2 = cookieHeader(cookiesFrom(await submitLogin(NEW, { headers: { "User-Agent": LAPTOP } })));
+    const keep = await deviceIdOf(phone2);
+    expect(await setPassword({ email: PASTOR.email, password: "jeszcze-inne-haslo", keepDevice: keep })).toBe(true);
+    expect(await remembered(phone2)).toBe(true);
+    expect(await remembered(laptop2)).toBe(false);
+  });
+
+  it("a reset of the second factor from the command line forgets them all", async () => {
+    const phone = await signInWith(PHONE, "198.51.100.7");
+    const laptop = await signInWith(LAPTOP, "203.0.113.9");
+    const { id } = (await findUserByEmail(PASTOR.email))!;
+    await startTwoFactorSetup(id);
+    const { secret } = (await twoFactorState(id)).setup!;
+    const { otp } = await generateTOTP({ secret, period: 30, digits: 6, algorithm: "SHA-1" });
+    expect(await confirmTwoFactorSetup({ userId: id, code: otp })).toHaveLength(10);
+    expect(await remembered(phone)).toBe(true);
+
+    expect(await resetTwoFactor({ email: PASTOR.email })).toBe("reset");
+    expect(await remembered(phone)).toBe(false);
+    expect(await remembered(laptop)).toBe(false);
+    expect(await rows()).toEqual([]);
+  });
+
+  it("go with the removed account", async () => {
+    const phone = await signInWith(PHONE, "198.51.100.7");
+    expect(await removeUser({ email: PASTOR.email })).toBe(true);
+    expect(await rows()).toEqual([]);
+    // The same e-mail made again is a new account: the old browser is not one of its devices.
+    await addPastor();
+    expect(await remembered(phone)).toBe(false);
   });
 });

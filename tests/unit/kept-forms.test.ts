@@ -1,17 +1,19 @@
 // Forms posted after their session ended (kept for the pastor's own browser)
 // and saves refused over a newer version: the article routes as Remix calls
 // them, real database and storage.
+import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { articles, galleries, galleryDrafts, keptForms, sessions, users } from "~/services/schema";
+import { articles, devices, galleries, galleryDrafts, keptForms, sessions, users } from "~/services/schema";
 import { db } from "~/services/db.server";
 import { storage } from "~/services/storage.server";
 import { ARTICLE_MESSAGES } from "~/features/articles/messages";
 import { cleanupGalleryDrafts } from "~/features/galleries/cleanup.server";
 import {
+  KEPT_FIELDS_MAX_BYTES,
   KEPT_FORMS_PER_DEVICE,
   KEPT_FORM_TTL_MS,
   getKeptForm,
@@ -83,6 +85,22 @@ async function endedSession(who = PASTOR) {
   return { cookie, csrf };
 }
 
+/** The device token alone, as a browser keeps it after its session is gone. */
+const deviceCookieOf = (cookie: string) => cookie.split("; ").find((c) => c.startsWith("device="))!;
+
+/** Signs in again in the same browser (its device token sent along). */
+const signInAgain = (cookie: string, who = PASTOR) => signIn(who, { Cookie: deviceCookieOf(cookie) });
+
+/** A remembered device of the account, as a row (for calls below the routes). */
+async function aDevice(email = PASTOR.email) {
+  const d = await db();
+  const [user] = await d.select({ id: users.id }).from(users).where(eq(users.email, email));
+  const id = crypto.randomBytes(32).toString("hex");
+  const now = new Date();
+  await d.insert(devices).values({ id, userId: user.id, createdAt: now, lastUsedAt: now, userAgent: null });
+  return id;
+}
+
 const keptRows = async () => (await db()).select().from(keptForms).orderBy(keptForms.createdAt);
 const keptFiles = async () => (await storage().list("zachowane/")).map((f) => f.key);
 
@@ -120,8 +138,8 @@ describe("a form posted after the session ended", () => {
     expect(await keptFiles()).toEqual([row.photoKey]);
     expect(await (await db()).select().from(articles)).toEqual([]);
 
-    // Signed in again: the same form, filled in, with the message.
-    const again = await signIn();
+    // Signed in again in the same browser: the same form, filled in, with the message.
+    const again = await signInAgain(cookie);
     const page = await settle(() =>
       addLoader({ request: request(back, { headers: { Cookie: again } }), params: {}, context: {} }),
     );
@@ -136,8 +154,11 @@ describe("a form posted after the session ended", () => {
       values: { header: "Po wygaśnięciu" },
     });
 
-    // Another account never sees it.
+    // Another account never sees it, nor this account on another device.
     expect(await getKeptForm({ id: key, user: OTHER, form: "article-add" })).toBeNull();
+    expect(
+      await getKeptForm({ id: key, user: { ...PASTOR, deviceId: await aDevice() }, form: "article-add" }),
+    ).toBeNull();
 
     // One press: no photo chosen again, the kept one is used.
     const saved = await settle(() =>
@@ -165,6 +186,62 @@ describe("a form posted after the session ended", () => {
     expect(article.imageKey).toMatch(/^aktualnosci\//);
     expect(await keptRows()).toEqual([]);
     expect(await keptFiles()).toEqual([]);
+  });
+
+  it("is restored only in the browser that posted it: another browser of the account sees nothing and changes nothing", async () => {
+    const { cookie, csrf } = await endedSession();
+    const res = await settle(() =>
+      addAction({
+        request: post(
+          "/strefapastora/artykuly/dodaj",
+          form({ csrf, header: "Z telefonu", text: "Treść", date: "2025-03-01" }),
+          { Cookie: cookie },
+        ),
+        params: {},
+        context: {},
+      }),
+    );
+    const back = new URL(res.headers.get("Location")!, ORIGIN).searchParams.get("redirectTo")!;
+    const key = new URL(back, ORIGIN).searchParams.get("zachowane")!;
+
+    // Another browser (a device of its own) signs in to the same account and opens the address.
+    const elsewhere = await signIn();
+    expect(deviceCookieOf(elsewhere)).not.toBe(deviceCookieOf(cookie));
+    const page = await settle(() =>
+      addLoader({ request: request(back, { headers: { Cookie: elsewhere } }), params: {}, context: {} }),
+    );
+    const shown = (await page.json()) as { csrf: string; kept: unknown };
+    expect(shown.kept).toBeNull();
+    // Its save naming the kept form saves what it sent and leaves the kept form alone.
+    const photo = await jpegFile("laptop.jpg");
+    const saved = await settle(() =>
+      addAction({
+        request: post(
+          "/strefapastora/artykuly/dodaj",
+          form({
+            csrf: shown.csrf,
+            zachowane: key,
+            image: photo,
+            header: "Z laptopa",
+            text: "Inna",
+            date: "2025-03-02",
+          }),
+          { Cookie: elsewhere },
+        ),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(saved.status).toBe(302);
+    expect((await (await db()).select().from(articles)).map((r) => r.header)).toEqual(["Z laptopa"]);
+    expect(await keptRows()).toHaveLength(1);
+
+    // The browser that posted it gets it back.
+    const again = await signInAgain(cookie);
+    const mine = await settle(() =>
+      addLoader({ request: request(back, { headers: { Cookie: again } }), params: {}, context: {} }),
+    );
+    expect(((await mine.json()) as { kept: { key: string } | null }).kept).toMatchObject({ key });
   });
 
   it("keeps the device token through sign-out, so a form of a signed-out browser is still the pastor's", async () => {
@@ -246,7 +323,7 @@ describe("a form posted after the session ended", () => {
     expect(await keptRows()).toEqual([]);
   });
 
-  it("keeps nothing when the fields together pass 1 MB, though each is under it", async () => {
+  it("refuses with 413 when the fields together pass 1 MB, though each is under it, keeping nothing", async () => {
     const { cookie, csrf } = await endedSession();
     const part = "a".repeat(300 * 1024);
     const res = await settle(() =>
@@ -260,9 +337,40 @@ describe("a form posted after the session ended", () => {
         context: {},
       }),
     );
-    expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/");
+    expect(res.status).toBe(413);
+    expect(await res.text()).toBe("Formularz jest zbyt duży.");
     expect(await keptRows()).toEqual([]);
+
+    // Url-encoded, one field over the cap.
+    const encoded = await settle(() =>
+      addAction({
+        request: request("/strefapastora/artykuly/dodaj", {
+          method: "POST",
+          body: new URLSearchParams({ csrf, header: "a".repeat(KEPT_FIELDS_MAX_BYTES + 1) }),
+          headers: { Origin: ORIGIN, Cookie: cookie },
+        }),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(encoded.status).toBe(413);
+    expect(await keptRows()).toEqual([]);
+
+    // Just under the cap together, it is kept.
+    const under = "a".repeat(200 * 1024);
+    const kept = await settle(() =>
+      addAction({
+        request: post(
+          "/strefapastora/artykuly/dodaj",
+          form({ csrf, header: under, text: under, lead: under, extra: under, date: "2025-01-01" }),
+          { Cookie: cookie },
+        ),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(kept.status).toBe(302);
+    expect(await keptRows()).toHaveLength(1);
   });
 
   it("keeps a file only if an upload would take it as a photo, and /pliki never serves a kept one", async () => {
@@ -307,6 +415,7 @@ describe("a form posted after the session ended", () => {
   });
 
   it("keeps a few per device, dropping the oldest with its photo", async () => {
+    const deviceId = await aDevice();
     const tmp = path.join(process.env.DATA_DIR!, "kept-test.jpg");
     await fs.writeFile(tmp, new Uint8Array(await (await jpegFile("a.jpg")).arrayBuffer()));
     const ids: string[] = [];
@@ -314,6 +423,7 @@ describe("a form posted after the session ended", () => {
       ids.push(
         await keepForm({
           owner: PASTOR.email,
+          deviceId,
           form: "article-add",
           path: "/strefapastora/artykuly/dodaj",
           fields: { header: `nr ${n}` },
@@ -333,8 +443,10 @@ describe("a form posted after the session ended", () => {
   it("expires after a day with its photo; the orphan sweep leaves a kept photo alone", async () => {
     const tmp = path.join(process.env.DATA_DIR!, "kept-test.jpg");
     await fs.writeFile(tmp, new Uint8Array(await (await jpegFile("a.jpg")).arrayBuffer()));
+    const deviceId = await aDevice();
     const id = await keepForm({
       owner: PASTOR.email,
+      deviceId,
       form: "article-add",
       path: "/strefapastora/artykuly/dodaj",
       fields: {},
@@ -343,7 +455,7 @@ describe("a form posted after the session ended", () => {
     // Any file older than the orphan age that no image row names is swept: not a kept one.
     await cleanupGalleryDrafts({ orphanMinAgeMs: -1000 });
     expect(await keptFiles()).toHaveLength(1);
-    expect(await getKeptForm({ id, user: PASTOR, form: "article-add" })).not.toBeNull();
+    expect(await getKeptForm({ id, user: { ...PASTOR, deviceId }, form: "article-add" })).not.toBeNull();
 
     const later = new Date(Date.now() + KEPT_FORM_TTL_MS + 1000);
     expect(await sweepKeptForms({ now: later })).toEqual({ forms: 1, files: 1 });
@@ -480,7 +592,7 @@ describe("albums", () => {
     const [row] = await keptRows();
     expect(row).toMatchObject({ form: "album-details", photoKey: null });
 
-    const again = await signIn();
+    const again = await signInAgain(cookie);
     const opened = await settle(() =>
       albumEditLoader({ request: request(back, { headers: { Cookie: again } }), params: {}, context: {} }),
     );

@@ -5,6 +5,7 @@ import { clock } from "~/services/clock.server";
 import { config } from "~/services/config.server";
 import { sessions, users } from "~/services/schema";
 import { withDb } from "~/services/db.server";
+import { deviceIdOf } from "~/features/auth/device-token.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A session unused this long ends (sliding: every use pushes it forward). */
@@ -21,6 +22,8 @@ export interface SessionUser {
   csrf: string;
   /** The row of this session (a hash of the cookie's id, never the id itself). */
   sessionId: string;
+  /** The device id the browser's device token names (not checked against the table), or null. */
+  deviceId: string | null;
 }
 
 import { SESSION_COOKIE_NAMES, WeakSessionSecret, sessionSecrets } from "~/services/session-secret.server";
@@ -125,7 +128,13 @@ export async function readSession(request: Request): Promise<{ user: SessionUser
     );
   }
   return {
-    user: { id: row.userId, email: row.email, csrf: csrfTokenFor(sid), sessionId: rowId(sid) },
+    user: {
+      id: row.userId,
+      email: row.email,
+      csrf: csrfTokenFor(sid),
+      sessionId: rowId(sid),
+      deviceId: await deviceIdOf(request),
+    },
     hadCookie: true,
   };
 }

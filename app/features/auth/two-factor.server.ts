@@ -4,7 +4,7 @@ import base32Encode from "base32-encode";
 import { and, count, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import { clock } from "~/services/clock.server";
-import { recoveryCodes, sessions, users } from "~/services/schema";
+import { devices, recoveryCodes, sessions, users } from "~/services/schema";
 import { appKey } from "~/services/app-keys.server";
 import { withDb } from "~/services/db.server";
 import { verifyLogin } from "~/features/auth/users.server";
@@ -323,8 +323,8 @@ export async function disableTwoFactor({
 
 /**
  * The operator's way back in for a lost phone (`zbor pastor reset-2fa`):
- * the second factor off, recovery codes gone, every session of the account
- * ended. "missing" when there is no such account.
+ * the second factor off, recovery codes gone, every session and remembered device of the
+ * account ended. "missing" when there is no such account.
  */
 export async function resetTwoFactor({ email }: { email: string }): Promise<"reset" | "was-off" | "missing"> {
   const [row] = await withDb((db) =>
@@ -337,6 +337,10 @@ export async function resetTwoFactor({ email }: { email: string }): Promise<"res
   if (!row) return "missing";
   await turnOff(row.id);
   if (!row.enabledAt) return "was-off";
-  await withDb((db) => db.delete(sessions).where(eq(sessions.userId, row.id)));
+  await withDb(async (db) => {
+    await db.delete(sessions).where(eq(sessions.userId, row.id));
+    // A remembered browser would pass the per-e-mail slowdown to guess codes no more asked for.
+    await db.delete(devices).where(eq(devices.userId, row.id));
+  });
   return "reset";
 }

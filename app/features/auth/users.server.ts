@@ -1,10 +1,10 @@
 import { hash, verify } from "@node-rs/argon2";
 import pLimit from "p-limit";
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "~/services/config.server";
 import { PASSWORD_MAX_LENGTH, newPasswordSchema } from "~/features/auth/password-rule.server";
-import { sessions, users } from "~/services/schema";
+import { devices, sessions, users } from "~/services/schema";
 import { type Db, withDb } from "~/services/db.server";
 
 export const emailSchema = z.string().trim().toLowerCase().email().max(254);
@@ -103,20 +103,35 @@ export async function createUser({ email, password }: { email: string; password:
   return row;
 }
 
-/** Sets a new password and ends every session of that account. */
-export async function setPassword({ email, password }: { email: string; password: string }): Promise<boolean> {
+/**
+ * Sets a new password, ends every session of that account and forgets its
+ * devices; `keepDevice` (the pastor's own browser, when he changes it there)
+ * stays remembered.
+ */
+export async function setPassword({
+  email,
+  password,
+  keepDevice,
+}: {
+  email: string;
+  password: string;
+  keepDevice?: string | null;
+}): Promise<boolean> {
   const passwordHash = await hashPassword(newPasswordSchema.parse(password));
   return withDb((db) =>
     db.transaction(async (tx) => {
       const [row] = await tx.update(users).set({ passwordHash }).where(byEmail(email)).returning({ id: users.id });
       if (!row) return false;
       await tx.delete(sessions).where(eq(sessions.userId, row.id));
+      await tx
+        .delete(devices)
+        .where(and(eq(devices.userId, row.id), keepDevice ? ne(devices.id, keepDevice) : undefined));
       return true;
     }),
   );
 }
 
-/** Removes the account; its sessions go with it (foreign key cascade). */
+/** Removes the account; its sessions and devices go with it (foreign key cascade). */
 export async function removeUser({ email }: { email: string }): Promise<boolean> {
   const rows = await withDb((db) => db.delete(users).where(byEmail(email)).returning({ id: users.id }));
   return rows.length > 0;

@@ -1,17 +1,18 @@
 // Forms posted after their session ended are kept, so that signing in again
-// loses nothing. Only a browser carrying a genuine device token (set at
-// sign-in, kept after sign-out and expiry) may leave one, and only from our
-// own pages; a few per device, for a day. After sign-in the form's page
-// shows the kept text (?zachowane=key), and one press saves it.
+// loses nothing. Only a remembered device of an existing account (its token
+// set at sign-in, kept after sign-out and expiry) may leave one, and only
+// from our own pages; at most 1 MB of fields, a few per device, for a day.
+// After sign-in in that same browser the form's page shows the kept text
+// (?zachowane=key), and one press saves it; any other browser, even the same
+// account's, is shown nothing.
 import crypto from "node:crypto";
 import { redirect } from "@remix-run/node";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { requireUser, type SessionUser } from "~/features/auth/auth.server";
 import { isSameOrigin } from "~/features/auth/csrf.server";
-import { deviceOwner } from "~/features/auth/device-token.server";
+import { deviceOwner, touchDevice } from "~/features/auth/device-token.server";
 import { clearSessionCookie, readSession } from "~/features/auth/session.server";
 import { throttleEmail } from "~/features/auth/sign-in-limits.server";
-import { findUserByEmail } from "~/features/auth/users.server";
 import { KEPT_PARAM, type KeptFormKind, type KeptFormView, keptFormMessage } from "~/features/kept-forms/messages";
 import { clock } from "~/services/clock.server";
 import { withDb } from "~/services/db.server";
@@ -22,6 +23,7 @@ import { type Storage, storage } from "~/services/storage.server";
 import { readBodyCapped } from "~/services/streams.server";
 import { parseUpload } from "~/services/upload.server";
 import { CSRF_FIELD } from "~/lib/csrf";
+import { formTooLarge } from "~/http/small-form.server";
 import { LOGIN_PATH } from "~/lib/paths";
 
 export const KEPT_FORM_TTL_MS = 24 * 60 * 60 * 1000;
@@ -32,7 +34,9 @@ export const KEPT_FOLDER = "zachowane";
 // /pliki never serves this folder (services/storage PRIVATE_FOLDERS).
 // A stray file of a keep that failed midway is removed once this old.
 const STRAY_MIN_AGE_MS = 60 * 60 * 1000;
-const FORM_BYTES = 1024 * 1024;
+/** The fields of a kept form together; more is refused (413) rather than kept. */
+export const KEPT_FIELDS_MAX_BYTES = 1024 * 1024;
+const FORM_BYTES = KEPT_FIELDS_MAX_BYTES;
 
 const isKeyLike = (v: string | null | undefined): v is string => typeof v === "string" && /^[A-Za-z0-9_-]{43}$/.test(v);
 const photoKeyFor = (id: string) => `${KEPT_FOLDER}/${id}.upload`;
@@ -65,19 +69,22 @@ async function removeFile(key: string | null, store: Storage) {
 }
 
 /**
- * Keeps one form for the device's owner. A form restored from a kept one
- * (its `zachowane` field) replaces it and keeps its photo unless a new one
- * came. Beyond the quota the oldest go, with their photos.
+ * Keeps one form for the device and its owner. A form restored from a kept
+ * one (its `zachowane` field) replaces it and keeps its photo unless a new
+ * one came. Beyond the device's quota the oldest go, with their photos.
  */
 export async function keepForm(
   {
     owner,
+    deviceId,
     form,
     path,
     fields,
     photo,
   }: {
     owner: string;
+    /** The devices row of the browser that posted it. */
+    deviceId: string;
     form: KeptFormKind;
     path: string;
     fields: Record<string, string>;
@@ -99,7 +106,7 @@ export async function keepForm(
       if (isKeyLike(replaced)) {
         const [old] = await tx
           .delete(keptForms)
-          .where(and(eq(keptForms.id, replaced), eq(keptForms.owner, owner)))
+          .where(and(eq(keptForms.id, replaced), eq(keptForms.owner, owner), eq(keptForms.deviceId, deviceId)))
           .returning();
         if (old) {
           // The earlier photo goes on with the new row unless a new one replaces it.
@@ -112,6 +119,7 @@ export async function keepForm(
       await tx.insert(keptForms).values({
         id,
         owner,
+        deviceId,
         form,
         path,
         fields: rest,
@@ -124,7 +132,7 @@ export async function keepForm(
       const over = await tx
         .select({ id: keptForms.id, photoKey: keptForms.photoKey })
         .from(keptForms)
-        .where(eq(keptForms.owner, owner))
+        .where(eq(keptForms.deviceId, deviceId))
         .orderBy(sql`${keptForms.createdAt} desc`, asc(keptForms.id))
         .offset(KEPT_FORMS_PER_DEVICE);
       for (const row of over) {
@@ -138,22 +146,32 @@ export async function keepForm(
   return id;
 }
 
-/** The kept form, if it is the signed-in user's, of this kind, and not expired. */
+/** Whose a kept form is: the signed-in account, in the browser (device) that posted it. */
+type KeptFormReader = Pick<SessionUser, "email"> & { deviceId?: string | null };
+
+const readableBy = (id: string, user: KeptFormReader & { deviceId: string }) =>
+  and(eq(keptForms.id, id), eq(keptForms.owner, throttleEmail(user.email)), eq(keptForms.deviceId, user.deviceId));
+
+/**
+ * The kept form, if it is the signed-in user's, was posted from this very
+ * browser, is of this kind, and has not expired.
+ */
 export async function getKeptForm({
   id,
   user,
   form,
 }: {
   id: string | null | undefined;
-  user: Pick<SessionUser, "email">;
+  user: KeptFormReader;
   form: KeptFormKind;
 }): Promise<KeptForm | null> {
-  if (!isKeyLike(id)) return null;
+  if (!isKeyLike(id) || !user.deviceId) return null;
+  const reader = { ...user, deviceId: user.deviceId };
   const [row] = await withDb((db) =>
     db
       .select()
       .from(keptForms)
-      .where(and(eq(keptForms.id, id), eq(keptForms.owner, throttleEmail(user.email)), eq(keptForms.form, form)))
+      .where(and(readableBy(id, reader), eq(keptForms.form, form)))
       .limit(1),
   );
   if (!row || row.expiresAt <= clock.now()) return null;
@@ -181,17 +199,15 @@ export async function keptPhotoBytes(kept: KeptForm, store: Storage = storage())
   return Buffer.concat(chunks);
 }
 
-/** Removes a kept form once used, with its photo. */
+/** Removes a kept form once used, with its photo; only in the browser that posted it. */
 export async function dropKeptForm(
-  { id, user }: { id: string | null | undefined; user: Pick<SessionUser, "email"> },
+  { id, user }: { id: string | null | undefined; user: KeptFormReader },
   store: Storage = storage(),
 ): Promise<void> {
-  if (!isKeyLike(id)) return;
+  if (!isKeyLike(id) || !user.deviceId) return;
+  const reader = { ...user, deviceId: user.deviceId };
   const rows = await withDb((db) =>
-    db
-      .delete(keptForms)
-      .where(and(eq(keptForms.id, id), eq(keptForms.owner, throttleEmail(user.email))))
-      .returning({ photoKey: keptForms.photoKey }),
+    db.delete(keptForms).where(readableBy(id, reader)).returning({ photoKey: keptForms.photoKey }),
   );
   for (const row of rows) await removeFile(row.photoKey, store);
 }
@@ -233,15 +249,22 @@ export async function sweepKeptForms(
   return { forms: expired.length, files };
 }
 
-/** Reads the posted form (multipart with at most one photo, or url-encoded); null when it cannot be read within the limits. */
+/**
+ * Reads the posted form (multipart with at most one photo, or url-encoded);
+ * "too-large" past the limits, null when it is not a form that can be read.
+ */
 async function readPostedForm(
   request: Request,
   withPhoto: boolean,
-): Promise<{
-  fields: Record<string, string>;
-  photo: { file: string; name: string; size: number } | null;
-  cleanup(): Promise<void>;
-} | null> {
+): Promise<
+  | {
+      fields: Record<string, string>;
+      photo: { file: string; name: string; size: number } | null;
+      cleanup(): Promise<void>;
+    }
+  | "too-large"
+  | null
+> {
   const type = request.headers.get("Content-Type") ?? "";
   const fieldsOf = (params: URLSearchParams) => {
     const out: Record<string, string> = {};
@@ -255,11 +278,11 @@ async function readPostedForm(
       maxFields: 500,
       maxFieldBytes: FORM_BYTES,
     });
-    if (!upload.ok) return null;
+    if (!upload.ok) return upload.status === 413 ? "too-large" : null;
     // A cap per field alone would let 500 fields hold 500 MB.
     if (fieldBytes(upload.fields) > FORM_BYTES) {
       await upload.cleanup();
-      return null;
+      return "too-large";
     }
     const chosen = withPhoto ? upload.files.find((f) => f.size > 0) : undefined;
     // Only a photo an upload would take is kept (the same checks); anything
@@ -280,7 +303,7 @@ async function readPostedForm(
   }
   if (/^application\/x-www-form-urlencoded/i.test(type)) {
     const body = await readBodyCapped(request, FORM_BYTES);
-    if (!body) return null;
+    if (!body) return "too-large";
     return {
       fields: fieldsOf(new URLSearchParams(new TextDecoder().decode(body))),
       photo: null,
@@ -307,11 +330,12 @@ function pageOf(request: Request): string {
 
 /**
  * The guard of a form's action that must not lose what was typed. With a
- * session it is requireUser. Without one, a same-origin post from a browser
- * with a genuine device token is kept and the browser is sent to sign in and
- * back to the form (?zachowane=key); for an upload route (`reply: "json"`) the
- * answer is `{ redirectTo }` with that address. Anything else is refused as
- * requireUser refuses it, nothing kept.
+ * session it is requireUser. Without one, a same-origin post from a
+ * remembered device of an existing account is kept and the browser is sent to
+ * sign in and back to the form (?zachowane=key); for an upload route
+ * (`reply: "json"`) the answer is `{ redirectTo }` with that address. Fields
+ * over 1 MB together are refused with 413 'Formularz jest zbyt duży.'.
+ * Anything else is refused as requireUser refuses it, nothing kept.
  */
 export async function requireUserOrKeep(
   request: Request,
@@ -320,16 +344,27 @@ export async function requireUserOrKeep(
 ): Promise<SessionUser> {
   const { user, hadCookie } = await readSession(request);
   if (user) return requireUser(request);
-  const owner = await deviceOwner(request);
-  if (!owner || !isSameOrigin(request)) return requireUser(request);
-  // A removed account's browser still carries its token; nothing is kept for it.
-  if (!(await findUserByEmail(owner))) return requireUser(request);
+  // A forgotten device, or a removed account's, names no row: nothing is kept for it.
+  const device = await deviceOwner(request);
+  if (!device || !isSameOrigin(request)) return requireUser(request);
   const posted = await readPostedForm(request, form !== "album-details");
+  if (posted === "too-large") throw formTooLarge();
   if (!posted) return requireUser(request);
   const back = path ?? pageOf(request);
   let id: string;
   try {
-    id = await keepForm({ owner, form, path: back, fields: posted.fields, photo: posted.photo }, store);
+    id = await keepForm(
+      {
+        owner: throttleEmail(device.email),
+        deviceId: device.id,
+        form,
+        path: back,
+        fields: posted.fields,
+        photo: posted.photo,
+      },
+      store,
+    );
+    await touchDevice(device.id);
   } catch (error) {
     // Storage or database down: answered as without a device token.
     logger.error({ err: error }, "keeping a form after its session ended failed");
