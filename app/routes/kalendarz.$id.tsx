@@ -12,7 +12,9 @@ export function loader({ params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  args.data?.e ? seo(args, { page: args.data.e.title }) : [...seo(args), { name: "robots", content: "noindex" }];
+  args.data?.e
+    ? seo(args, { page: args.data.e.title, image: args.data.e.share, imageAlt: args.data.e.title })
+    : [...seo(args), { name: "robots", content: "noindex" }];
 
 export default function CalendarEvent() {
   const { e, path, address } = useLoaderData<typeof loader>();

@@ -2,19 +2,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
-import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
-import { keptEventForm, submitEventForm } from "~/features/events/event-form.server";
+import { keptEventForm, submitEventUpload } from "~/features/events/event-form.server";
 import { EMPTY_EVENT_FORM } from "~/features/events/event-fields";
 import { EventForm } from "~/features/events/event-form";
 import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
 import { redirectWithFlash } from "~/http/flash.server";
-import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { ADD_EVENT_PATH, PASTOR_EVENTS_PATH } from "~/lib/paths";
-import { LONG_FORM_MAX_BYTES, readSmallForm } from "~/http/small-form.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Nowe wydarzenie" });
 
@@ -25,18 +22,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     email: user.email,
     csrf: user.csrf,
     values: kept?.values ?? EMPTY_EVENT_FORM,
-    kept: kept ? { key: kept.key, message: kept.message } : null,
+    kept: kept ? { key: kept.key, message: kept.message, photo: kept.photo } : null,
   };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   // A post after the session ended is kept, and brought back after sign-in.
   const user = await requireUserOrKeep(request, { form: "event-add", path: ADD_EVENT_PATH });
-  if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
-    return data({ error: UPLOAD_MESSAGES.malformed, refused: null }, { status: 413 });
-  }
-  const form = await readSmallForm(request, LONG_FORM_MAX_BYTES);
-  const outcome = await submitEventForm(form, { kind: "add" }, user);
+  const outcome = await submitEventUpload(request, { kind: "add" }, user);
   if (outcome.ok) return redirectWithFlash(PASTOR_EVENTS_PATH, outcome.message);
   return data({ error: outcome.error, refused: outcome.refused }, { status: outcome.status });
 }
@@ -57,6 +50,7 @@ export default function AddEvent() {
         errors={reply?.refused?.errors}
         error={reply?.error}
         kept={kept}
+        photoLost={reply?.refused?.photoLost}
       />
     </section>
   );

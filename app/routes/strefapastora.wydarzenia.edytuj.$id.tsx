@@ -2,22 +2,20 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
-import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
 import { getPastorEvent, nextOccurrences } from "~/features/events/events-admin.server";
 import { dayAndTime } from "~/features/events/event-fields";
-import { eventFormOf, keptEventForm, submitEventForm } from "~/features/events/event-form.server";
+import { eventFormOf, keptEventForm, submitEventUpload } from "~/features/events/event-form.server";
 import { EventForm } from "~/features/events/event-form";
+import { photoViews } from "~/features/events/event-photo.server";
 import { PublicationBadge } from "~/features/publishing/publish-controls";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { DOCUMENT_POST, FlashMessage } from "~/components/forms";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
-import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { PASTOR_EVENTS_PATH, editEventPath, eventOccurrenceAdminPath } from "~/lib/paths";
-import { LONG_FORM_MAX_BYTES, readSmallForm } from "~/http/small-form.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Edycja wydarzenia" });
 
@@ -44,11 +42,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       event: {
         id: event.id,
         publication: event.publication,
+        photo: photoViews(event).image,
         // A kept edit still counts from the version it began from: what changed meanwhile is not overwritten unseen.
         values: kept ? kept.values : eventFormOf(event),
         version: kept ? kept.version : event.version,
       },
-      kept: kept ? { key: kept.key, message: kept.message } : null,
+      kept: kept ? { key: kept.key, message: kept.message, photo: kept.photo } : null,
     },
     { headers },
   );
@@ -58,11 +57,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // A post after the session ended is kept, and brought back after sign-in.
   const user = await requireUserOrKeep(request, { form: "event-edit", path: editEventPath(idOf(params.id)) });
   const id = idOf(params.id);
-  if (Number(request.headers.get("Content-Length")) > URLENCODED_FORM_MAX_BYTES) {
-    return data({ error: UPLOAD_MESSAGES.malformed, refused: null }, { status: 413 });
-  }
-  const form = await readSmallForm(request, LONG_FORM_MAX_BYTES);
-  const outcome = await submitEventForm(form, { kind: "edit", id }, user);
+  const outcome = await submitEventUpload(request, { kind: "edit", id }, user);
   if (outcome.ok) return redirectWithFlash(PASTOR_EVENTS_PATH, outcome.message);
   return data({ error: outcome.error, refused: outcome.refused }, { status: outcome.status });
 }
@@ -98,6 +93,8 @@ export default function EditEvent() {
         errors={refused?.errors}
         error={reply?.error}
         kept={kept}
+        currentPhoto={event.photo}
+        photoLost={refused?.photoLost}
         conflict={
           conflict
             ? { changed: conflict.changed, current: conflict.current, currentHref: editEventPath(event.id) }

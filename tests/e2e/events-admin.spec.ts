@@ -1,12 +1,14 @@
 // 'Wydarzenia' in the pastor area, with JavaScript on and off: a form
 // refused (a start the spring clock change skips, an end before the start)
-// keeps what was typed; a weekly event added is on /kalendarz and in
-// /kalendarz.ics (read by ical.js) at once; an edit begun in a second tab
+// keeps what was typed; a weekly event added with a photo is on /kalendarz
+// and in /kalendarz.ics (read by ical.js) at once, its photo on the
+// occurrence's page; an edit begun in a second tab
 // after another save is refused with the stored version shown.
 import type { Page } from "@playwright/test";
 import ICAL from "ical.js";
 import { expect, flash, signIn, test } from "./fixtures";
 import { confirmDelete, purgeTestItems } from "./bin.helpers";
+import { photo } from "./articles.helpers";
 
 const row = (page: Page, title: string) =>
   page.locator(".events-edit > li").filter({ has: page.getByRole("heading", { name: title }) });
@@ -56,7 +58,7 @@ test.afterEach(async ({ page }) => {
   await purgeTestItems(page);
 });
 
-test("a weekly event added in the pastor area is on /kalendarz and in the feed at once", async ({
+test("a weekly event added in the pastor area with a photo is on /kalendarz and in the feed at once", async ({
   page,
   browser,
   baseURL,
@@ -97,6 +99,7 @@ test("a weekly event added in the pastor area is on /kalendarz and in the feed a
   await expect(page.getByLabel("Początek: godzina")).toHaveValue("18:30");
 
   await page.getByLabel("Koniec: godzina").fill("20:00");
+  await page.getByLabel(/^Zdjęcie/).setInputFiles(await photo("spotkanie.jpg", { width: 1600, height: 900 }));
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
   await expect(flash(page)).toHaveText(`Dodano wydarzenie „${title}”.`);
   await expect(row(page, title)).toContainText("opublikowany");
@@ -105,6 +108,13 @@ test("a weekly event added in the pastor area is on /kalendarz and in the feed a
   // The visitor's calendar: eight weeks, one occurrence a week.
   await visitor.goto("/kalendarz");
   await expect(visitor.getByRole("link", { name: title })).toHaveCount(8);
+
+  // The occurrence's page shows the photo (described by the title), in AVIF and WebP sizes.
+  await visitor.getByRole("link", { name: title }).first().click();
+  const shown = visitor.getByRole("img", { name: title });
+  await expect(shown).toHaveJSProperty("complete", true);
+  expect(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expect(visitor.locator('picture source[type="image/avif"]')).toHaveCount(1);
 
   // The feed, read by an independent parser.
   const feed = await (await visitor.request.get("/kalendarz.ics")).text();

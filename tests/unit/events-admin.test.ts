@@ -124,7 +124,7 @@ describe("the event form's checks", () => {
 
   it("hands back everything typed with the messages", async () => {
     const typed = { ...weekly, startDate: "2027-02-30", interval: "60", description: "Opis\n\nz akapitem" };
-    const { days: _days, allDay: _allDay, ...text } = typed;
+    const { days: _days, allDay: _allDay, removeImage: _removeImage, ...text } = typed;
     const params = new URLSearchParams({ ...text, "day-TU": "1", intent: "publish" });
     const outcome = await submitEventForm(params, { kind: "add" }, { id: 1, ...actor });
     expect(outcome).toMatchObject({ ok: false, status: 400, refused: { values: typed } });

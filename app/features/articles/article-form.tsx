@@ -9,12 +9,10 @@ import { HEADER_MAX } from "~/features/articles/limits";
 import { ConflictNote } from "~/components/conflict-note";
 import { CHANGED_FIELD_NAMES } from "~/features/articles/messages";
 import { KEPT_PARAM, type KeptFormView } from "~/features/kept-forms/messages";
+import { PHOTO_NOTES } from "~/lib/photo-notes";
 
 /** A form kept after its session ended, as the page's loader found it. */
 export type KeptArticle = KeptFormView & { values: ArticleRefusal["values"] };
-
-/** Said when a kept photo waits to be saved with the form. */
-const KEPT_PHOTO_NOTE = "Zachowane zdjęcie zostanie zapisane, chyba że wybierzesz inne.";
 import { PublishAtField, SaveDraftButton } from "~/features/publishing/publish-controls";
 
 /** What the fields of a page need: the values to show and which inputs a refusal is about. */
@@ -100,10 +98,8 @@ export function ArticleForm({
           ]}
         />
       ) : null}
-      {photoLost ? (
-        <p className="field-note">Wybierz zdjęcie ponownie – przeglądarka nie zachowuje wybranego pliku.</p>
-      ) : null}
-      {keptNow?.photo ? <p className="field-note">{KEPT_PHOTO_NOTE}</p> : null}
+      {photoLost ? <p className="field-note">{PHOTO_NOTES.chooseAgain}</p> : null}
+      {keptNow?.photo ? <p className="field-note">{PHOTO_NOTES.kept}</p> : null}
       {children({ typed: result?.values ?? kept?.values, invalid })}
       <PublishAtField
         id="article-publish-at"

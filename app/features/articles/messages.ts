@@ -1,6 +1,7 @@
 // What the pastor is told about articles, in Polish. Client-safe: pages may
 // render these, and the server's rules use the same words.
 import { HEADER_MAX } from "~/features/articles/limits";
+import { PHOTO_NOTES } from "~/lib/photo-notes";
 
 export const ARTICLE_MESSAGES = {
   missing: "Wypełnij wszystkie pola",
@@ -10,7 +11,7 @@ export const ARTICLE_MESSAGES = {
   badCharacters: "Tekst zawiera nieprawidłowe znaki. Wpisz go ponownie.",
   headerTooLong: `Nagłówek może mieć najwyżej ${HEADER_MAX} znaków.`,
   textTooLong: "Treść może mieć najwyżej 100 000 znaków.",
-  storageFailed: "Nie udało się zapisać zdjęcia. Spróbuj ponownie.",
+  storageFailed: PHOTO_NOTES.storageFailed,
   saveFailed: "Nie udało się zapisać artykułu. Spróbuj ponownie.",
   notFound: "nie ma takiego dokumentu",
   conflict:

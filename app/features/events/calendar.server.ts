@@ -115,7 +115,10 @@ export async function monthView(month: string, now = clock.now()): Promise<Month
 }
 
 export interface OccurrencePage {
-  event: Pick<CalendarEvent, "id" | "title" | "description" | "place" | "repeat">;
+  event: Pick<
+    CalendarEvent,
+    "id" | "title" | "description" | "place" | "repeat" | "imageKey" | "imageWidth" | "imageHeight"
+  >;
   occurrence: Occurrence;
   label: string;
   time: string | null;

@@ -1,6 +1,7 @@
 // The event form's words, limits and values as typed. Client-safe: the
 // pastor's pages render these.
 import type { DayCode } from "~/features/events/recurrence";
+import { PHOTO_NOTES } from "~/lib/photo-notes";
 import { dateFormat } from "~/lib/text";
 
 export const EVENT_TITLE_MAX = 200;
@@ -32,6 +33,8 @@ export interface EventFormValues {
   untilDate: string;
   count: string;
   publishAt: string;
+  /** Edit: 'usuń zdjęcie' ticked. (A chosen file is never typed back: a browser cannot refill a file input.) */
+  removeImage: boolean;
 }
 
 export type EventField =
@@ -48,7 +51,8 @@ export type EventField =
   | "ends"
   | "untilDate"
   | "count"
-  | "publishAt";
+  | "publishAt"
+  | "image";
 
 export type EventErrors = Partial<Record<EventField, string>>;
 
@@ -70,6 +74,7 @@ export const EMPTY_EVENT_FORM: EventFormValues = {
   untilDate: "",
   count: "",
   publishAt: "",
+  removeImage: false,
 };
 
 export const EVENT_LABELS = {
@@ -89,6 +94,11 @@ export const EVENT_LABELS = {
   ends: "Do kiedy",
   untilDate: "do dnia (włącznie)",
   count: "liczba powtórzeń",
+  // As the article form names its photo.
+  image: "Zdjęcie",
+  newImage: "Nowe zdjęcie",
+  currentImage: "Obecne zdjęcie",
+  removeImage: "usuń zdjęcie",
 } as const;
 
 export const REPEAT_LABELS: Record<"none" | "weekly" | "monthly", string> = {
@@ -132,6 +142,7 @@ export const EVENT_CHANGE_NAMES = {
   description: "opis",
   repeat: "powtarzanie",
   publishAt: "publikacja",
+  image: "zdjęcie",
 } as const;
 
 export const EVENT_MESSAGES = {
@@ -139,6 +150,11 @@ export const EVENT_MESSAGES = {
   gone: "Tego wydarzenia już nie ma (mogło trafić do kosza).",
   conflict:
     "Ktoś zapisał to wydarzenie w innej karcie lub na innym urządzeniu, zanim zapisano Twoje zmiany. Nic nie zostało nadpisane.",
+} as const;
+
+export const EVENT_PHOTO_MESSAGES = {
+  ...PHOTO_NOTES,
+  both: "Wybierz nowe zdjęcie albo zaznacz „usuń zdjęcie” – nie oba naraz.",
 } as const;
 
 const FEMININE_DAYS = new Set(["WE", "SA", "SU"]);

@@ -1,6 +1,7 @@
-// One post of the event form (add or edit): the fields read by zod, saved,
-// and the answer the page shows; and a form kept after the session ended,
-// brought back after sign-in.
+// One post of the event form (add or edit): a multipart form of fields read
+// by zod and an optional photo, saved, and the answer the page shows; and a
+// form kept after the session ended (with its photo), brought back after
+// sign-in.
 import { z } from "zod";
 import type { SessionUser } from "~/features/auth/auth.server";
 import {
@@ -13,7 +14,9 @@ import {
 } from "~/features/events/events-admin.server";
 import { EVENT_MESSAGES, type EventErrors, type EventFormValues } from "~/features/events/event-fields";
 import { DAY_CODES } from "~/features/events/recurrence";
-import { dropKeptForm, getKeptForm, keptFormView } from "~/features/kept-forms/kept-forms.server";
+import type { EventPhotoUpload } from "~/features/events/event-photo.server";
+import { dropKeptForm, getKeptForm, keptFormView, keptPhotoBytes } from "~/features/kept-forms/kept-forms.server";
+import { parseUpload } from "~/services/upload.server";
 import { KEPT_PARAM, type KeptFormView } from "~/features/kept-forms/messages";
 
 export interface EventRefusal {
@@ -23,11 +26,60 @@ export interface EventRefusal {
   errors: EventErrors;
   /** Another tab saved first: what differs and the stored event, as the form would show it. */
   conflict?: { changed: string[]; current: EventFormValues };
+  /** A photo was sent and not saved: without JavaScript it must be chosen again (unless one is kept). */
+  photoLost?: boolean;
 }
 
 export type EventOutcome =
   | { ok: true; message: string; id: number }
-  | { ok: false; status: 400 | 404 | 409; error: string; refused: EventRefusal | null };
+  | { ok: false; status: 400 | 404 | 409 | 413 | 503; error: string; refused: EventRefusal | null };
+
+// One photo and the form's fields (each weekday is a checkbox of its own).
+const UPLOAD_LIMITS = { maxFiles: 1, maxFields: 60 };
+
+/**
+ * Reads the multipart form and its photo (or the kept form's photo, when
+ * none is chosen again), saves the event, and says what came of it. The
+ * caller has checked the session.
+ */
+export async function submitEventUpload(
+  request: Request,
+  target: { kind: "add" } | { kind: "edit"; id: number },
+  user: Pick<SessionUser, "id" | "email">,
+): Promise<EventOutcome> {
+  const upload = await parseUpload(request, UPLOAD_LIMITS);
+  if (!upload.ok) {
+    const typed = typedEvent(Object.fromEntries(upload.fields));
+    return {
+      ok: false,
+      status: upload.status,
+      error: upload.message,
+      refused: { ...typed, errors: {}, photoLost: true },
+    };
+  }
+  try {
+    const file = upload.files.find((f) => f.field === "image" && f.size > 0);
+    const kept = file
+      ? null
+      : await getKeptForm({
+          id: upload.fields.get(KEPT_PARAM),
+          user,
+          form: target.kind === "add" ? "event-add" : "event-edit",
+        });
+    const keptBytes = kept ? await keptPhotoBytes(kept) : null;
+    const photo = file
+      ? { input: file.path, name: file.name }
+      : keptBytes
+        ? { input: keptBytes, name: kept?.photo?.name ?? "" }
+        : null;
+    const outcome = await submitEventForm(upload.fields, target, user, photo);
+    return !outcome.ok && outcome.refused && file
+      ? { ...outcome, refused: { ...outcome.refused, photoLost: true } }
+      : outcome;
+  } finally {
+    await upload.cleanup();
+  }
+}
 
 const text = z.string().max(100_000).catch("");
 const fields = z.object({
@@ -37,6 +89,7 @@ const fields = z.object({
   endDate: text,
   endTime: text,
   allDay: z.string().optional(),
+  removeImage: z.string().optional(),
   place: text,
   description: text,
   repeat: text,
@@ -52,22 +105,29 @@ const fields = z.object({
 
 /** What the form sent, with anything missing as empty (an unticked checkbox is not sent); each day is its own checkbox `day-MO`. */
 export function typedEvent(form: Record<string, unknown>): { values: EventFormValues; version: number } {
-  const { allDay, version, ...rest } = fields.parse(form);
+  const { allDay, removeImage, version, ...rest } = fields.parse(form);
   const days = DAY_CODES.filter((d) => form[`day-${d}`] === "1");
-  return { values: { ...rest, allDay: allDay === "1", days }, version };
+  return { values: { ...rest, allDay: allDay === "1", removeImage: removeImage === "1", days }, version };
 }
 
+/** Saves the form's fields and photo (a new one, or none); the answer the page shows. */
 export async function submitEventForm(
   form: URLSearchParams,
   target: { kind: "add" } | { kind: "edit"; id: number },
   user: Pick<SessionUser, "id" | "email">,
+  photo: EventPhotoUpload | null = null,
 ): Promise<EventOutcome> {
   const typed = typedEvent(Object.fromEntries(form));
   const intent = form.get("intent");
   const result =
     target.kind === "add"
-      ? await addEvent(typed.values, { intent, actor: user })
-      : await updateEvent(target.id, typed.values, { baseVersion: typed.version, intent, actor: user });
+      ? await addEvent(typed.values, { intent, actor: user, photo })
+      : await updateEvent(target.id, typed.values, {
+          baseVersion: typed.version,
+          intent,
+          actor: user,
+          photo: { upload: photo, remove: typed.values.removeImage },
+        });
   if (result.ok) {
     await dropKeptForm({ id: form.get(KEPT_PARAM), user });
     const draft = intent === "draft" ? " jako szkic" : "";
@@ -81,8 +141,13 @@ export async function submitEventForm(
     };
   }
   if (result.status === 404) return { ok: false, status: 404, error: EVENT_MESSAGES.gone, refused: null };
-  if (result.status === 400) {
-    return { ok: false, status: 400, error: EVENT_MESSAGES.fix, refused: { ...typed, errors: result.errors } };
+  if (result.status !== 409) {
+    return {
+      ok: false,
+      status: result.status,
+      error: EVENT_MESSAGES.fix,
+      refused: { ...typed, errors: result.errors },
+    };
   }
   return {
     ok: false,

@@ -1,6 +1,8 @@
-// The event form of the pastor area (add and edit): a plain post to the
-// page's own action with native date and time inputs, so it works without
-// JavaScript. Every field shows what was typed after a refusal.
+// The event form of the pastor area (add and edit): a multipart post to the
+// page's own action with native date and time inputs and an optional photo,
+// so it works without JavaScript (and posts as a document with it). Every
+// field shows what was typed after a refusal; a chosen photo must be chosen
+// again, as a browser never refills a file input.
 import { Form } from "@remix-run/react";
 import { ConflictNote } from "~/components/conflict-note";
 import { DOCUMENT_POST, Field, FormError, TextAreaField } from "~/components/forms";
@@ -20,6 +22,13 @@ import {
   REPEAT_LABELS,
 } from "~/features/events/event-fields";
 import { DAY_CODES } from "~/features/events/recurrence";
+import { Photo } from "~/components/picture";
+import type { ImageView } from "~/lib/image-variants";
+import { PHOTO_NOTES } from "~/lib/photo-notes";
+
+const PHOTO_ACCEPT = "image/jpeg,image/png,image/webp";
+// The preview of the stored photo, as the article form shows it.
+const PREVIEW_HEIGHT = 150;
 
 export interface EventFormProps {
   action: string;
@@ -29,8 +38,12 @@ export interface EventFormProps {
   version: number;
   errors?: EventErrors;
   error?: string | null;
-  kept?: { key: string; message: string } | null;
+  kept?: { key: string; message: string; photo?: boolean } | null;
   conflict?: { changed: string[]; current: EventFormValues; currentHref: string } | null;
+  /** The edit page: the stored photo (null: none). Undefined on the add page. */
+  currentPhoto?: ImageView | null;
+  /** A photo was sent with the refused post and is not in the form any more. */
+  photoLost?: boolean;
 }
 
 function FieldError({ id, error }: { id: string; error?: string }) {
@@ -64,6 +77,8 @@ export function EventForm({
   error,
   kept,
   conflict,
+  currentPhoto,
+  photoLost = false,
 }: EventFormProps) {
   const invalid = (f: keyof EventErrors) => (errors[f] ? true : undefined);
   return (
@@ -83,6 +98,7 @@ export function EventForm({
       <Form
         method="post"
         action={action}
+        encType="multipart/form-data"
         className="form event-form"
         key={`${version}-${JSON.stringify(values)}`}
         reloadDocument={DOCUMENT_POST}
@@ -163,6 +179,12 @@ export function EventForm({
           maxLength={EVENT_DESCRIPTION_MAX * 2}
           defaultValue={values.description}
           error={errors.description}
+        />
+        <PhotoFields
+          current={currentPhoto}
+          removeImage={values.removeImage}
+          error={errors.image}
+          note={kept?.photo ? PHOTO_NOTES.kept : photoLost ? PHOTO_NOTES.chooseAgain : null}
         />
         <fieldset className="event-repeat">
           <legend>{EVENT_LABELS.repeat}</legend>
@@ -278,5 +300,71 @@ export function EventForm({
         </div>
       </Form>
     </>
+  );
+}
+
+/**
+ * The optional photo: one file input on the add page ('Zdjęcie') and on the
+ * edit page of an event without one; beside a stored photo, its preview, a
+ * file input replacing it ('Nowe zdjęcie') and 'usuń zdjęcie'.
+ */
+function PhotoFields({
+  current,
+  removeImage,
+  error,
+  note,
+}: {
+  current: ImageView | null | undefined;
+  removeImage: boolean;
+  error?: string;
+  note: string | null;
+}) {
+  const noteLine = note ? (
+    <p className="field-note" id="event-image-note">
+      {note}
+    </p>
+  ) : null;
+  if (!current) {
+    return (
+      <>
+        <Field
+          label={
+            <>
+              {EVENT_LABELS.image} <span className="field-note">(opcjonalnie)</span>
+            </>
+          }
+          id="event-image"
+          name="image"
+          type="file"
+          accept={PHOTO_ACCEPT}
+          error={error}
+        />
+        {noteLine}
+      </>
+    );
+  }
+  return (
+    <fieldset className="event-photo">
+      <legend>{EVENT_LABELS.image}</legend>
+      <Photo
+        className="current-image"
+        image={current}
+        alt={EVENT_LABELS.currentImage}
+        sizes={`${Math.ceil((PREVIEW_HEIGHT * current.width) / current.height)}px`}
+      />
+      <Field
+        label={EVENT_LABELS.newImage}
+        id="event-image"
+        name="image"
+        type="file"
+        accept={PHOTO_ACCEPT}
+        error={error}
+      />
+      {noteLine}
+      <p className="field checkbox-field">
+        <input type="checkbox" id="event-remove-image" name="removeImage" value="1" defaultChecked={removeImage} />
+        <label htmlFor="event-remove-image">{EVENT_LABELS.removeImage}</label>
+      </p>
+    </fieldset>
   );
 }

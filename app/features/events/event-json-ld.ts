@@ -1,4 +1,5 @@
 import type { EventPageData } from "~/features/events/event-page";
+import { absoluteUrl } from "~/features/seo/seo";
 
 /** An occurrence as a schema.org Event: start with its offset, the place, cancelled when cancelled. */
 export function eventJsonLd(origin: string, path: string, e: EventPageData, address: string) {
@@ -10,6 +11,7 @@ export function eventJsonLd(origin: string, path: string, e: EventPageData, addr
     startDate: e.start,
     ...(e.end ? { endDate: e.end } : {}),
     ...(e.description ? { description: e.description } : {}),
+    ...(e.share ? { image: [absoluteUrl(origin, e.share.url)] } : {}),
     eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
     eventStatus: e.cancelled
       ? "https://schema.org/EventCancelled"

@@ -2,6 +2,7 @@ import { data } from "@remix-run/node";
 import type { EventPageData } from "~/features/events/event-page";
 import { publicFacts, readFacts } from "~/features/church/facts.server";
 import { occurrencePage } from "~/features/events/calendar.server";
+import { photoViews } from "~/features/events/event-photo.server";
 import { CALENDAR_TIME_ZONE } from "~/features/events/recurrence";
 import { calendarEventPath } from "~/lib/paths";
 
@@ -47,6 +48,7 @@ export async function eventPageLoader(id: string | undefined, day: string | null
     start: o.allDay ? o.date : withOffset(o.start),
     end: o.end ? (o.allDay ? null : withOffset(o.end)) : null,
     allDay: o.allDay,
+    ...photoViews(event),
   };
   return data({ e, path: calendarEventPath(event.id, event.repeat === "none" ? null : o.key), address });
 }

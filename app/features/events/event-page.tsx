@@ -1,5 +1,7 @@
 // One occurrence's page: /kalendarz/{id} for a one-off event,
 // /kalendarz/{id}/{day} for an occurrence of a recurring one.
+import { ARTICLE_SIZES, Photo } from "~/components/picture";
+import type { ImageView } from "~/lib/image-variants";
 import { splitLinks } from "~/lib/text";
 import { CALENDAR_FEED_PATH, CALENDAR_PATH } from "~/lib/paths";
 
@@ -16,6 +18,10 @@ export interface EventPageData {
   start: string;
   end: string | null;
   allDay: boolean;
+  /** The event's photo, shown with the title as its description. */
+  image: ImageView | null;
+  /** The photo as social sites and search engines take it (a JPEG). */
+  share: { url: string; width: number; height: number } | null;
 }
 
 /** The one-event .ics of an occurrence ('dodaj do kalendarza'). */
@@ -45,6 +51,9 @@ export function EventPage({ e }: { e: EventPageData | null }) {
         {e.moved && !e.cancelled ? " (przeniesione)" : null}
       </p>
       {e.place ? <p>{e.place}</p> : null}
+      {e.image ? (
+        <Photo className="article-image" image={e.image} alt={e.title} sizes={ARTICLE_SIZES} priority />
+      ) : null}
       {e.description
         ? e.description.split(/\n{2,}/).map((para, i) => (
             <p key={i}>

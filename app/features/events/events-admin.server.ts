@@ -34,6 +34,7 @@ import {
   warsawInstant,
 } from "~/features/events/recurrence";
 import {
+  EVENT_PHOTO_MESSAGES,
   EVENT_CHANGE_NAMES,
   EVENT_COUNT_MAX,
   EVENT_DESCRIPTION_MAX,
@@ -43,6 +44,19 @@ import {
   type EventErrors,
   type EventFormValues,
 } from "~/features/events/event-fields";
+import { eventColumns } from "~/features/events/events.server";
+import {
+  type EventPhotoChange,
+  type EventPhotoUpload,
+  NO_PHOTO_CHANGE,
+  discardEventPhoto,
+  photoColumns,
+  removeUnusedPhoto,
+  storeEventPhoto,
+  storedPhotoOf,
+} from "~/features/events/event-photo.server";
+import type { StoredImage } from "~/services/images.server";
+import { type Storage, storage } from "~/services/storage.server";
 import { isCalendarDate } from "~/lib/text";
 
 /** What a row of `events` holds of the form (no photo, no publication): the rule and its description. */
@@ -51,6 +65,9 @@ export type EventValues = Omit<EventRule, "id"> & { description: string };
 /** An event as the pastor's pages show it. */
 export interface PastorEvent extends EventValues {
   id: number;
+  imageKey: string | null;
+  imageWidth: number | null;
+  imageHeight: number | null;
   version: number;
   sequence: number;
   publishAt: Date | null;
@@ -60,7 +77,8 @@ export interface PastorEvent extends EventValues {
 
 export type EventResult =
   | { ok: true; id: number; title: string }
-  | { ok: false; status: 400; errors: EventErrors }
+  /** Refused (400), a photo too large (413), or the photo could not be stored (503). */
+  | { ok: false; status: 400 | 413 | 503; errors: EventErrors }
   | { ok: false; status: 404 }
   /** Another tab saved first: what differs (Polish names) and the stored event. */
   | { ok: false; status: 409; changed: string[]; current: PastorEvent };
@@ -247,25 +265,7 @@ export function checkEvent(
   return { ok: true, values };
 }
 
-const columns = {
-  id: events.id,
-  title: events.title,
-  description: events.description,
-  place: events.place,
-  startDate: events.startDate,
-  startTime: events.startTime,
-  endTime: events.endTime,
-  endDate: events.endDate,
-  repeat: events.repeat,
-  interval: events.interval,
-  weekdays: events.weekdays,
-  monthWeek: events.monthWeek,
-  untilDate: events.untilDate,
-  count: events.count,
-  publishAt: events.publishAt,
-  version: events.version,
-  sequence: events.sequence,
-};
+const columns = { ...eventColumns, publishAt: events.publishAt, version: events.version };
 
 const notBinned = isNull(events.deletedAt);
 const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2 ** 31 - 1;
@@ -381,6 +381,7 @@ export function formValuesOf(e: PastorEvent): EventFormValues {
     untilDate: e.untilDate ?? "",
     count: e.count ? String(e.count) : "",
     publishAt: e.publishAt ? instantToWallTime(e.publishAt) : "",
+    removeImage: false,
   };
 }
 
@@ -395,10 +396,29 @@ function publishAtOf(input: EventFormValues, intent: unknown, current: Date | nu
   return { ok: true as const, at: publishAtFor(choice.choice, current) };
 }
 
-/** Adds an event: published now, at the typed moment, or a draft ('zapisz jako szkic'). */
+/** The photo stored, or the refusal the form shows beside its input. */
+async function storedOrRefused(
+  upload: EventPhotoUpload | null,
+  store: Storage,
+): Promise<{ ok: true; image: StoredImage | null } | Extract<EventResult, { status: 400 | 413 | 503 }>> {
+  if (!upload) return { ok: true, image: null };
+  const stored = await storeEventPhoto(upload, store);
+  return stored.ok ? stored : { ok: false, status: stored.status, errors: { image: stored.message } };
+}
+
+/**
+ * Adds an event: published now, at the typed moment, or a draft ('zapisz
+ * jako szkic'). Its photo, if sent, is stored only once the fields pass,
+ * and removed again if the row cannot be written.
+ */
 export async function addEvent(
   input: EventFormValues,
-  { intent, actor }: { intent: unknown; actor: Actor },
+  {
+    intent,
+    actor,
+    photo = null,
+    store = storage(),
+  }: { intent: unknown; actor: Actor; photo?: EventPhotoUpload | null; store?: Storage },
 ): Promise<EventResult> {
   const checked = checkEvent(input);
   const publish = publishAtOf(input, intent, null);
@@ -407,18 +427,34 @@ export async function addEvent(
     return { ok: false, status: 400, errors };
   }
   const { values } = checked;
+  const stored = await storedOrRefused(photo, store);
+  if (!stored.ok) return stored;
   const now = clock.now();
+  try {
+    return await insertEvent({ ...values, ...photoColumns(stored.image) }, publish.at, now, actor);
+  } catch (error) {
+    await discardEventPhoto(stored.image, store);
+    throw error;
+  }
+}
+
+async function insertEvent(
+  values: EventValues & ReturnType<typeof photoColumns>,
+  publishAt: Date | null,
+  now: Date,
+  actor: Actor,
+): Promise<EventResult> {
   return withDb(async (db) =>
     afterCommit(
       db,
       await db.transaction(async (tx) => {
         const [row] = await tx
           .insert(events)
-          .values({ ...values, publishAt: publish.at, createdAt: now, updatedAt: now })
+          .values({ ...values, publishAt, createdAt: now, updatedAt: now })
           .returning({ id: events.id });
         const subject = { kind: "event", id: row.id, title: values.title } as const;
         await recordActivity(tx, { actor, action: "created", subject });
-        if (publicationChange(null, publish.at, now) === "scheduled") {
+        if (publicationChange(null, publishAt, now) === "scheduled") {
           await recordActivity(tx, { actor, action: "scheduled", subject });
         }
         return { ok: true as const, id: row.id, title: values.title };
@@ -430,7 +466,7 @@ export async function addEvent(
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Polish names of what differs between the stored event and an edit. */
-function differences(current: Row, next: EventValues, publishAt: Date | null): string[] {
+function differences(current: Row, next: EventValues, publishAt: Date | null, photoChanged: boolean): string[] {
   const changed: string[] = [];
   if (current.title !== next.title) changed.push(EVENT_CHANGE_NAMES.title);
   if (current.startDate !== next.startDate || current.startTime !== next.startTime) {
@@ -444,64 +480,96 @@ function differences(current: Row, next: EventValues, publishAt: Date | null): s
   if ((current.publishAt?.getTime() ?? null) !== (publishAt?.getTime() ?? null)) {
     changed.push(EVENT_CHANGE_NAMES.publishAt);
   }
+  if (photoChanged) changed.push(EVENT_CHANGE_NAMES.image);
   return changed;
 }
 
 /**
  * Saves an edit. Refused (409) when the event changed since `baseVersion`
- * (another tab saved first) and the edit would change it.
+ * (another tab saved first) and the edit would change it. A new photo
+ * replaces the stored one, 'usuń zdjęcie' removes it; the photo it
+ * replaced or removed goes after the commit, unless another row names it.
  */
 export async function updateEvent(
   id: number,
   input: EventFormValues,
-  { baseVersion, intent, actor }: { baseVersion: unknown; intent: unknown; actor: Actor },
+  {
+    baseVersion,
+    intent,
+    actor,
+    photo = NO_PHOTO_CHANGE,
+    store = storage(),
+  }: { baseVersion: unknown; intent: unknown; actor: Actor; photo?: EventPhotoChange; store?: Storage },
 ): Promise<EventResult> {
   const checked = checkEvent(input);
   const choice = readPublishChoice(intent, input.publishAt);
-  if (!checked.ok || !choice.ok) {
-    const errors = { ...(checked.ok ? {} : checked.errors), ...(choice.ok ? {} : { publishAt: choice.message }) };
+  const both = photo.upload && photo.remove;
+  if (!checked.ok || !choice.ok || both) {
+    const errors = {
+      ...(checked.ok ? {} : checked.errors),
+      ...(choice.ok ? {} : { publishAt: choice.message }),
+      ...(both ? { image: EVENT_PHOTO_MESSAGES.both } : {}),
+    };
     return { ok: false, status: 400, errors };
   }
   if (!validId(id)) return { ok: false, status: 404 };
   const { values } = checked;
-  return withDb(async (db) => {
-    const result: EventResult = await db.transaction(async (tx) => {
-      const [current] = await tx
-        .select(columns)
-        .from(events)
-        .where(and(eq(events.id, id), notBinned))
-        .for("update");
-      if (!current) return { ok: false as const, status: 404 as const };
-      const now = clock.now();
-      const publishAt = publishAtFor(choice.choice, current.publishAt, now);
-      const changed = differences(current, values, publishAt);
-      if (!changed.length) return { ok: true as const, id, title: current.title };
-      if (Number(baseVersion) !== current.version) {
-        return {
-          ok: false as const,
-          status: 409 as const,
-          changed,
-          current: withPublication(current, [], now),
-        };
-      }
-      await tx
-        .update(events)
-        .set({
-          ...values,
-          publishAt,
-          version: current.version + 1,
-          sequence: current.sequence + 1,
-          updatedAt: now,
-        })
-        .where(eq(events.id, id));
-      const subject = { kind: "event", id, title: values.title } as const;
-      await recordActivity(tx, { actor, action: "edited", subject });
-      const change = publicationChange(current.publishAt, publishAt, now);
-      if (change) await recordActivity(tx, { actor, action: change, subject });
-      return { ok: true as const, id, title: values.title };
+  const stored = await storedOrRefused(photo.upload, store);
+  if (!stored.ok) return stored;
+  const newImage = stored.image;
+  // The photo this edit replaced or removed, known once its row change is made.
+  let replaced: StoredImage | null = null;
+  let result: EventResult;
+  try {
+    result = await withDb(async (db) => {
+      const saved: EventResult = await db.transaction(async (tx) => {
+        const [current] = await tx
+          .select(columns)
+          .from(events)
+          .where(and(eq(events.id, id), notBinned))
+          .for("update");
+        if (!current) return { ok: false as const, status: 404 as const };
+        const now = clock.now();
+        const publishAt = publishAtFor(choice.choice, current.publishAt, now);
+        const photoChanged = Boolean(newImage) || (photo.remove && current.imageKey !== null);
+        const changed = differences(current, values, publishAt, photoChanged);
+        if (!changed.length) return { ok: true as const, id, title: current.title };
+        if (Number(baseVersion) !== current.version) {
+          return {
+            ok: false as const,
+            status: 409 as const,
+            changed,
+            current: withPublication(current, [], now),
+          };
+        }
+        await tx
+          .update(events)
+          .set({
+            ...values,
+            ...(photoChanged ? photoColumns(newImage) : {}),
+            publishAt,
+            version: current.version + 1,
+            sequence: current.sequence + 1,
+            updatedAt: now,
+          })
+          .where(eq(events.id, id));
+        const subject = { kind: "event", id, title: values.title } as const;
+        await recordActivity(tx, { actor, action: "edited", subject });
+        const change = publicationChange(current.publishAt, publishAt, now);
+        if (change) await recordActivity(tx, { actor, action: change, subject });
+        if (photoChanged) replaced = storedPhotoOf(current);
+        return { ok: true as const, id, title: values.title };
+      });
+      return afterCommit(db, saved);
     });
-    return afterCommit(db, result);
-  });
+  } catch (error) {
+    await discardEventPhoto(newImage, store);
+    throw error;
+  }
+  if (!result.ok) await discardEventPhoto(newImage, store);
+  // Committed: only now may the replaced photo go.
+  else await removeUnusedPhoto(replaced, store);
+  return result;
 }
 
 /** 'usuń': to the bin, from where it can be restored for 30 days. */

@@ -27,7 +27,8 @@ export interface DatedOccurrence extends Occurrence {
 export const liveEvent = isNull(events.deletedAt);
 export const eventIsPublic = (now?: Date) => visibleNow(events.publishAt, now);
 
-const eventColumns = {
+/** An event's rule, text and photo: what the calendar and the pastor's pages both read of a row. */
+export const eventColumns = {
   id: events.id,
   title: events.title,
   description: events.description,
@@ -46,8 +47,9 @@ const eventColumns = {
   untilDate: events.untilDate,
   count: events.count,
   sequence: events.sequence,
-  updatedAt: events.updatedAt,
 };
+
+const calendarColumns = { ...eventColumns, updatedAt: events.updatedAt };
 
 /** Every event visitors may see now (or one of them), each with its exceptions. */
 export async function publicEvents({ id, now = clock.now() }: { id?: number; now?: Date } = {}): Promise<
@@ -55,7 +57,7 @@ export async function publicEvents({ id, now = clock.now() }: { id?: number; now
 > {
   return withDb(async (db) => {
     const rows = await db
-      .select(eventColumns)
+      .select(calendarColumns)
       .from(events)
       .where(and(liveEvent, eventIsPublic(now), id === undefined ? undefined : eq(events.id, id)))
       .orderBy(events.id);

@@ -32,7 +32,7 @@ export function baseKeyOf(key: string): string | null {
 
 /**
  * Removes drafts untouched for `maxAgeMs`, then every stored file older than
- * `orphanMinAgeMs` that no article, album, draft or history photo names (the
+ * `orphanMinAgeMs` that no article, album, draft, history photo or event names (the
  * photos of those drafts, leftovers of uploads interrupted midway). Safe
  * with several instances: one sweeps at a time (an advisory lock; the others
  * skip), and drafts in use are skipped (SKIP LOCKED). A file still named by

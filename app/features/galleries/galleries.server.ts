@@ -6,6 +6,7 @@ import {
   articles,
   galleries,
   galleryDraftImages,
+  events,
   galleryDrafts,
   galleryImages,
   historyPhotos,
@@ -183,7 +184,7 @@ export function cleanAlt(value: string): string {
 
 /**
  * Of these images, the ones no row names any more: no album, no draft, and
- * (a photo may be shared) no article or history photo.
+ * (a photo may be shared) no article, history photo or event (a binned one too).
  */
 export async function unreferencedImages(tx: Tx, images: StoredImage[]): Promise<StoredImage[]> {
   if (images.length === 0) return [];
@@ -199,6 +200,7 @@ export async function unreferencedImages(tx: Tx, images: StoredImage[]): Promise
         .where(inArray(galleryDraftImages.imageKey, chunk)),
       tx.select({ key: articles.imageKey }).from(articles).where(inArray(articles.imageKey, chunk)),
       tx.select({ key: historyPhotos.imageKey }).from(historyPhotos).where(inArray(historyPhotos.imageKey, chunk)),
+      tx.select({ key: events.imageKey }).from(events).where(inArray(events.imageKey, chunk)),
     ]);
     for (const rows of found) for (const r of rows) if (r.key) used.add(r.key);
   }

@@ -1,5 +1,5 @@
 import { eq, isNotNull } from "drizzle-orm";
-import { articles, galleryImages, historyPhotos, imageBackfills } from "~/services/schema";
+import { articles, events, galleryImages, historyPhotos, imageBackfills } from "~/services/schema";
 import { type Db, withDb } from "~/services/db.server";
 import { type StoredImage, ensureShareImage } from "~/services/images.server";
 import { logger } from "~/services/logger.server";
@@ -8,12 +8,12 @@ import { type Storage, storage } from "~/services/storage.server";
 type Reader = Pick<Db, "select">;
 
 /**
- * Every published image: article photos, album photos and the history
- * photos (read with `db`, e.g. a transaction, or the pool).
+ * Every published image: article photos, album photos, the history photos
+ * and event photos (read with `db`, e.g. a transaction, or the pool).
  */
 export async function publishedImages(db?: Reader): Promise<StoredImage[]> {
   if (!db) return withDb((pool) => publishedImages(pool));
-  const [a, g, h] = await Promise.all([
+  const [a, g, h, e] = await Promise.all([
     db
       .select({ key: articles.imageKey, width: articles.imageWidth, height: articles.imageHeight })
       .from(articles)
@@ -24,8 +24,12 @@ export async function publishedImages(db?: Reader): Promise<StoredImage[]> {
     db
       .select({ key: historyPhotos.imageKey, width: historyPhotos.width, height: historyPhotos.height })
       .from(historyPhotos),
+    db
+      .select({ key: events.imageKey, width: events.imageWidth, height: events.imageHeight })
+      .from(events)
+      .where(isNotNull(events.imageKey)),
   ]);
-  const all = [...a, ...g, ...h].filter((i): i is StoredImage => Boolean(i.key && i.width && i.height));
+  const all = [...a, ...g, ...h, ...e].filter((i): i is StoredImage => Boolean(i.key && i.width && i.height));
   // An album photo may be named by several rows; one file each.
   return [...new Map(all.map((i) => [i.key, i])).values()];
 }
