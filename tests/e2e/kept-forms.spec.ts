@@ -95,7 +95,8 @@ test("album details sent after the session ended come back into the editor and a
   await endSession(page);
   await page.getByRole("button", { name: "zapisz", exact: true }).click();
 
-  await signInAgain(page, new RegExp(`/strefapastora/galeria/edytuj/${slug(title)}\\?szkic=`));
+  // Nothing is written on the way back: the page shows the kept details, the save uses them.
+  await signInAgain(page, new RegExp(`/strefapastora/galeria/edytuj/${slug(title)}\\?zachowane=`));
   await expect(flash(page)).toHaveText(
     "Sesja wygasła, zanim zapisano zmiany. Nic jeszcze nie zostało zapisane — poniżej jest Twój tekst. Sprawdź go i zapisz.",
   );

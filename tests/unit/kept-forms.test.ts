@@ -565,7 +565,7 @@ describe("albums", () => {
     expect(after).toMatchObject({ title: "Album B", version: 3 });
   });
 
-  it("keeps details posted after the session ended and puts them into the editor's draft after sign-in", async () => {
+  it("keeps details posted after the session ended; after sign-in the editor shows them, writing nothing, and the save uses them", async () => {
     await insertGallery({ title: "Wakacje" });
     const { cookie, csrf } = await endedSession();
     const res = await settle(() =>
@@ -592,22 +592,64 @@ describe("albums", () => {
     const [row] = await keptRows();
     expect(row).toMatchObject({ form: "album-details", photoKey: null });
 
+    // A GET (twice, as a prefetch might) shows the kept details and writes nothing.
     const again = await signInAgain(cookie);
-    const opened = await settle(() =>
-      albumEditLoader({ request: request(back, { headers: { Cookie: again } }), params: {}, context: {} }),
-    );
-    expect(opened.status).toBe(302);
-    const draftId = new URL(opened.headers.get("Location")!, ORIGIN).searchParams.get("szkic")!;
-    const [draft] = await (await db()).select().from(galleryDrafts).where(eq(galleryDrafts.id, draftId));
-    expect(draft).toMatchObject({
-      title: "Wakacje 2025",
-      description: "Nowy opis",
-      date: "2025-07-01",
-      baseVersion: 1,
-    });
-    // The draft holds it now; nothing was saved to the album yet.
-    expect(await keptRows()).toEqual([]);
+    for (let n = 0; n < 2; n++) {
+      const opened = await settle(() =>
+        albumEditLoader({ request: request(back, { headers: { Cookie: again } }), params: {}, context: {} }),
+      );
+      expect(opened.status).toBe(200);
+      const shown = (await opened.json()) as {
+        csrf: string;
+        keptKey: string | null;
+        flash: string | null;
+        values: { title: string; description: string; date: string };
+        version: number;
+      };
+      expect(shown).toMatchObject({
+        keptKey: row.id,
+        flash: keptFormMessage(false),
+        values: { title: "Wakacje 2025", description: "Nowy opis", date: "2025-07-01" },
+        version: 1,
+      });
+    }
+    expect(await (await db()).select().from(galleryDrafts)).toEqual([]);
+    expect(await keptRows()).toHaveLength(1);
     const [album] = await (await db()).select().from(galleries);
     expect(album.title).toBe("Wakacje");
+
+    // Another browser of the account sees the album as it is.
+    const elsewhere = await signIn();
+    const plain = await settle(() =>
+      albumEditLoader({ request: request(back, { headers: { Cookie: elsewhere } }), params: {}, context: {} }),
+    );
+    expect(await plain.json()).toMatchObject({ keptKey: null, values: { title: "Wakacje" } });
+
+    // The form's own save, carrying the key, saves them and drops the kept form.
+    const csrfAgain = await csrfOf(again);
+    const saved = await settle(() =>
+      albumEditAction({
+        request: post(
+          back,
+          form({
+            csrf: csrfAgain,
+            zachowane: row.id,
+            title: "Wakacje 2025",
+            description: "Nowy opis",
+            date: "2025-07-01",
+            version: "1",
+            albumId: String(album.id),
+            intent: "save",
+          }),
+          { Cookie: again },
+        ),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(saved.status).toBe(302);
+    const [after] = await (await db()).select().from(galleries);
+    expect(after.title).toBe("Wakacje 2025");
+    expect(await keptRows()).toEqual([]);
   });
 });

@@ -193,11 +193,13 @@ function startingValues({ draft, gallery }: Pick<EditorContext, "draft" | "galle
 }
 
 /**
- * Album details kept after the session ended (?zachowane=): put into the
- * editor's draft (started now if there was none), and the page opened on
- * that draft with the message. The kept form goes: the draft holds it now.
+ * Album details kept after the session ended (?zachowane=), read for the
+ * page only: a GET writes nothing. The editor opens filled in with them (and
+ * with the version the kept form began from); the form carries the key, and
+ * the first post that keeps its values (a save, or a draft the post starts)
+ * drops the kept form.
  */
-async function restoreKeptDetails(request: Request, ctx: EditorContext): Promise<Response | null> {
+async function keptDetails(request: Request, ctx: EditorContext) {
   const kept = await getKeptForm({
     id: new URL(request.url).searchParams.get(KEPT_PARAM),
     user: ctx.user,
@@ -205,22 +207,7 @@ async function restoreKeptDetails(request: Request, ctx: EditorContext): Promise
   });
   if (!kept) return null;
   const fields = new URLSearchParams(kept.fields);
-  const typed = typedValues(fields);
-  let draftId = ctx.draft?.id ?? null;
-  if (!draftId) {
-    draftId = await createDraft({
-      userId: ctx.user.id,
-      galleryId: ctx.gallery?.id ?? null,
-      values: { ...startingValues(ctx), ...typed },
-      baseVersion: versionField(fields),
-    });
-    if (!draftId) return redirect(UNKNOWN_GALLERY_REDIRECT);
-  }
-  if (!(await updateDraft({ draftId, values: typed, feedback: null }))) return null;
-  const alts = typedAlts(fields);
-  if (alts.size) await setDraftAlts({ draftId, alts });
-  await dropKeptForm({ id: kept.id, user: ctx.user });
-  return redirectWithFlash(`${ctx.pageUrl}?szkic=${draftId}`, keptFormMessage(false));
+  return { id: kept.id, values: typedValues(fields), alts: typedAlts(fields), version: versionField(fields) };
 }
 
 /** The album version a form began from (its hidden field), or null. */
@@ -232,10 +219,10 @@ function versionField(fields: URLSearchParams): number | null {
 export async function editorLoader(request: Request, user: SessionUser, target: EditorTarget) {
   const ctx = await resolve(user, target, new URL(request.url).searchParams.get("szkic"));
   if ("gone" in ctx) throw await goneRedirect(ctx);
-  const restored = await restoreKeptDetails(request, ctx);
-  if (restored) throw restored;
+  const kept = await keptDetails(request, ctx);
   const { flash, headers } = await readFlash(request);
-  const images = ctx.draft?.images ?? ctx.gallery?.images ?? [];
+  const stored = ctx.draft?.images ?? ctx.gallery?.images ?? [];
+  const images = kept ? stored.map((i) => ({ ...i, alt: kept.alts.get(i.key) ?? i.alt })) : stored;
   return data(
     {
       email: user.email,
@@ -246,14 +233,16 @@ export async function editorLoader(request: Request, user: SessionUser, target: 
       backTo: ctx.gallery ? pastorGalleryPath(ctx.gallery.title) : PASTOR_GALLERIES_PATH,
       draftId: ctx.draft?.id ?? null,
       // The version the edit began from, sent back with the save (with a draft, the draft remembers it).
-      version: ctx.draft?.baseVersion ?? ctx.gallery?.version ?? null,
+      version: kept?.version ?? ctx.draft?.baseVersion ?? ctx.gallery?.version ?? null,
       albumId: ctx.gallery?.id ?? null,
-      values: startingValues(ctx),
+      values: kept ? { ...startingValues(ctx), ...kept.values } : startingValues(ctx),
+      keptKey: kept?.id ?? null,
       images: images.map(toClient),
       feedback: ctx.draft?.feedback ?? null,
       // The saved album's state (null while adding one).
       publication: ctx.gallery ? publicationOf(ctx.gallery.publishAt) : null,
-      flash,
+      // Nothing is saved yet: the kept details are in the form below.
+      flash: kept ? keptFormMessage(false) : flash,
       maxFiles: MAX_FILES_PER_POST,
     },
     { headers },
@@ -283,6 +272,8 @@ export async function editorAction(request: Request, user: SessionUser, target: 
     const feedback: DraftFeedback = {};
 
     const intent = form.ok ? parseIntent(form.fields.get("intent")) : null;
+    // Kept details the page was opened with: they go once a save or a draft holds them.
+    const keptDone = () => dropKeptForm({ id: form.fields.get(KEPT_PARAM), user });
     if (!form.ok) feedback.error = form.message;
     else if (!intent) feedback.error = "Nieznane polecenie formularza.";
 
@@ -355,6 +346,7 @@ export async function editorAction(request: Request, user: SessionUser, target: 
           actor: user,
           intent: intent.draft ? "draft" : "publish",
         });
+        if (saved.ok) await keptDone();
         if (saved.ok && saved.publication.state === "draft") {
           // Seen only in the preview until it is published.
           return redirectWithFlash(galleryPreviewPath(saved.title), "Zapisano szkic galerii.");
@@ -387,6 +379,7 @@ export async function editorAction(request: Request, user: SessionUser, target: 
       if (!(await updateDraft({ draftId, values: typed, feedback: shown ? feedback : null, baseVersion: newBase }))) {
         return redirectWithFlash(pageUrl, GALLERY_MESSAGES.draftGone);
       }
+      await keptDone();
       return redirect(`${pageUrl}?szkic=${draftId}`);
     }
     const status = !form.ok ? form.status : feedback.conflict ? 409 : hasProblem(feedback) || refused ? 400 : 200;

@@ -15,6 +15,7 @@ import { postWithProgress, retryWaits } from "~/components/upload-progress";
 import { shrinkPhoto } from "~/lib/shrink-photo";
 import { ConflictNote } from "~/components/conflict-note";
 import { GALLERY_PHOTOS_PATH, editGalleryPath } from "~/lib/paths";
+import { KEPT_PARAM } from "~/features/kept-forms/messages";
 import { PublicationBadge, PublishAtField, SaveDraftButton } from "~/features/publishing/publish-controls";
 
 // One file per request; a few at once keep the network and the server busy.
@@ -284,6 +285,7 @@ export function GalleryEditor() {
       <FlashMessage message={data.flash} />
       <Form method="post" action={formAction} encType="multipart/form-data" className="form gallery-form" ref={formRef}>
         <CsrfInput />
+        {data.keptKey ? <input type="hidden" name={KEPT_PARAM} value={data.keptKey} /> : null}
         {data.mode === "edit" ? (
           <>
             <input type="hidden" name="version" value={feedback?.conflict?.version ?? data.version ?? ""} />
