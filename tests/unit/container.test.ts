@@ -6,6 +6,11 @@ import fs from "node:fs";
 import semver from "semver";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { HISTORY_FOLDER } from "~/features/about-photos/about-photos.server";
+import { ARTICLE_IMAGE_FOLDER } from "~/features/articles/article-photos.server";
+import { EVENT_IMAGE_FOLDER } from "~/features/events/event-photo.server";
+import { GALLERY_FOLDER } from "~/features/galleries/galleries.server";
+import { KEPT_FOLDER } from "~/features/kept-forms/kept-forms.server";
 
 const dockerfile = fs.readFileSync("Dockerfile", "utf8");
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { engines: { node: string } };
@@ -113,6 +118,18 @@ describe("compose.yaml", () => {
     expect(db.volumes).toContain("db:/var/lib/postgresql/data");
     expect(minio.volumes).toContain("files:/data");
     expect(Object.keys(compose.volumes).sort()).toEqual(["db", "files"]);
+  });
+
+  it("lets anyone read the photo folders of the bucket and nothing else: never the kept forms' files", () => {
+    const name = app.environment!.S3_BUCKET;
+    const script = bucket.entrypoint!.join(" ");
+    // A policy of a whole bucket from an earlier version is taken back first.
+    expect(script).toContain(`mc anonymous set none local/${name} `);
+    const readable = [...script.matchAll(/mc anonymous set (?:download|public) local\/(\S+)/g)].map((m) => m[1]);
+    expect(readable.sort()).toEqual(
+      [ARTICLE_IMAGE_FOLDER, EVENT_IMAGE_FOLDER, GALLERY_FOLDER, HISTORY_FOLDER].map((f) => `${name}/${f}/`).sort(),
+    );
+    expect(readable.some((r) => r.startsWith(`${name}/${KEPT_FOLDER}`))).toBe(false);
   });
 
   // Only where a container engine's compose plugin is installed; not on these machines.
