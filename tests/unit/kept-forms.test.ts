@@ -28,6 +28,7 @@ import { loader as filesLoader } from "~/routes/pliki.$";
 import { action as editAction, loader as editLoader } from "~/routes/strefapastora.artykuly.edytuj.$id";
 import { insertArticle, insertGallery } from "../fixtures";
 import { removeUser } from "~/features/auth/users.server";
+import { forgetDevice } from "~/features/auth/devices.server";
 import { saveGallery } from "~/features/galleries/save.server";
 import { createDraft, getDraft } from "~/features/galleries/drafts.server";
 import { action as albumEditAction, loader as albumEditLoader } from "~/routes/strefapastora.galeria.edytuj.$slug";
@@ -319,6 +320,29 @@ describe("a form posted after the session ended", () => {
       }),
     );
     expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/");
+    expect(await keptRows()).toEqual([]);
+  });
+
+  it("keeps nothing from a forgotten device, and forgetting it takes its kept forms along", async () => {
+    const { cookie, csrf } = await endedSession();
+    const keep = () =>
+      settle(() =>
+        addAction({
+          request: post("/strefapastora/artykuly/dodaj", form({ csrf, header: "X", text: "Y", date: "2025-01-01" }), {
+            Cookie: cookie,
+          }),
+          params: {},
+          context: {},
+        }),
+      );
+    expect((await keep()).status).toBe(302);
+    const [row] = await keptRows();
+    const [user] = await (await db()).select({ id: users.id }).from(users).where(eq(users.email, PASTOR.email));
+    expect(await forgetDevice(user.id, row.deviceId)).toBe(true);
+    expect(await keptRows()).toEqual([]);
+
+    const res = await keep();
     expect(res.headers.get("Location")).toBe("/");
     expect(await keptRows()).toEqual([]);
   });
