@@ -14,7 +14,12 @@ RUN npm run build
 FROM node:22-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# The build tools are dependencies, so that `npm start` builds a fresh clone
+# from a production install (`npm ci --omit=dev`); the image serves the
+# finished build without them. The versions are the lockfile's (the deps stage
+# has checked it against package.json with `npm ci`).
+RUN npm pkg delete dependencies.@remix-run/dev dependencies.esbuild dependencies.tsx \
+ && npm install --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim
 # Fewer malloc arenas keep memory flat while sharp processes photos.

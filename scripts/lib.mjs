@@ -33,15 +33,34 @@ export function run(cmd, args, options = {}) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
+/** Whether every devDependency of the package in `dir` is in its node_modules. */
+function devDependenciesInstalled(dir) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, dir, "package.json"), "utf8"));
+  return Object.keys(pkg.devDependencies ?? {}).every((name) =>
+    fs.existsSync(path.join(root, dir, "node_modules", name, "package.json")),
+  );
+}
+
 /**
  * `npm ci` when node_modules is missing or older than the lockfile, in the
  * app's folder or in a package of its own beside it (`bench`).
+ *
+ * `production`: serving is enough (`npm start`). A fresh clone then installs
+ * with `--omit=dev`: the dependencies, the build tools among them, without
+ * what only the tests, lint and type check need; an install that already has
+ * those keeps them. Otherwise an install without the devDependencies (one
+ * `npm start` made) is completed by a full `npm ci`.
  */
-export function ensureDependencies(dir = ".") {
+export function ensureDependencies(dir = ".", { production = false } = {}) {
   const installed = mtime(path.join(dir, "node_modules/.package-lock.json"));
-  if (installed && installed >= mtime(path.join(dir, "package-lock.json"))) return;
-  console.log(`Instalowanie zależności (npm ci${dir === "." ? "" : ` w ${dir}/`})…`);
-  run("npm", ["ci", "--no-audit", "--no-fund"], { cwd: path.join(root, dir) });
+  const current = installed > 0 && installed >= mtime(path.join(dir, "package-lock.json"));
+  const everything = installed > 0 && devDependenciesInstalled(dir);
+  if (current && (production || everything)) return;
+  const where = dir === "." ? "" : ` w ${dir}/`;
+  // --include=dev: a shell's NODE_ENV=production would otherwise leave them out too.
+  const only = production && !everything ? "--omit=dev" : "--include=dev";
+  console.log(`Instalowanie zależności (npm ci ${only}${where})…`);
+  run("npm", ["ci", only, "--no-audit", "--no-fund"], { cwd: path.join(root, dir) });
 }
 
 /** Builds (server and commands) when the build is missing or any source is newer than it. */

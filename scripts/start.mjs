@@ -5,7 +5,8 @@
 import { spawnSync } from "node:child_process";
 import { ensureBuild, ensureDependencies, root } from "./lib.mjs";
 
-ensureDependencies();
+// Only what serving needs on a fresh clone (`npm test` adds the rest).
+ensureDependencies(".", { production: true });
 ensureBuild();
 const result = spawnSync(
   process.execPath,

@@ -1,6 +1,6 @@
 // The operator's commands from a copy of the app assembled by following the
-// Dockerfile's final stage: production dependencies only (`npm ci
-// --omit=dev`), the build output, drizzle/, public/, server/, the `zbor` link
+// Dockerfile's final stage: production dependencies only, without the build
+// tools (the prod-deps stage's steps), the build output, drizzle/, public/, server/, the `zbor` link
 // to build/cli.js, and (when the test runs as root) owned by and run as an
 // unprivileged user. Nothing is read from the checkout: a command
 // that needed TypeScript or a dev dependency fails here.
@@ -60,6 +60,21 @@ function finalStage(dockerfile: string) {
     .pop()
     ?.split(/\s+/)[1];
   return { copies, links, user };
+}
+
+/** The RUN commands of the Dockerfile's stage named `name`. */
+function stageRuns(dockerfile: string, name: string) {
+  const lines = dockerfile.replace(/\\\n/g, " ").split("\n");
+  const start = lines.findIndex((l) => {
+    const words = l.trim().split(/\s+/);
+    return /^FROM$/i.test(words[0]) && /^AS$/i.test(words.at(-2) ?? "") && words.at(-1) === name;
+  });
+  expect(start).toBeGreaterThanOrEqual(0);
+  const end = lines.findIndex((l, i) => i > start && /^FROM\s/i.test(l));
+  return lines
+    .slice(start + 1, end < 0 ? undefined : end)
+    .filter((l) => /^RUN\s/i.test(l))
+    .map((l) => l.replace(/^RUN\s+/i, ""));
 }
 
 interface Result {
@@ -129,23 +144,31 @@ describe.runIf(hasPostgres)("operator commands in the production image", () => {
       });
     }
     // The final stage, step by step, as the Dockerfile says.
-    const stage = finalStage(await fs.readFile(path.join(root, "Dockerfile"), "utf8"));
+    const dockerfile = await fs.readFile(path.join(root, "Dockerfile"), "utf8");
+    const stage = finalStage(dockerfile);
     image = await fs.mkdtemp(path.join(os.tmpdir(), "zbor-image-"));
     for (const { from, src, dest } of stage.copies) {
       const to = path.join(image, dest.endsWith("/") ? path.join(dest, path.basename(src)) : dest);
       if (from === "prod-deps") {
-        // That stage: package.json, package-lock.json and `npm ci --omit=dev`.
+        // That stage: package.json, package-lock.json and its RUN steps
+        // (the build tools dropped, `npm install --omit=dev`).
         expect(src).toBe("/app/node_modules");
         const deps = path.join(image, ".prod-deps");
         await fs.mkdir(deps);
         for (const file of ["package.json", "package-lock.json"]) {
           await fs.copyFile(path.join(root, file), path.join(deps, file));
         }
-        await run("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"], {
-          cwd: deps,
-          env: { ...process.env, NODE_ENV: "production" },
-          timeout: 540_000,
-        });
+        for (const command of stageRuns(dockerfile, "prod-deps")) {
+          await run("sh", ["-c", command], {
+            cwd: deps,
+            env: { ...process.env, NODE_ENV: "production", npm_config_prefer_offline: "true" },
+            timeout: 540_000,
+          });
+        }
+        // The image serves the build; the tools that made it stay out.
+        for (const tool of ["@remix-run/dev", "esbuild", "tsx", "vite"]) {
+          await expect(fs.access(path.join(deps, "node_modules", tool))).rejects.toThrow();
+        }
         await fs.rename(path.join(deps, "node_modules"), to);
         await fs.rm(deps, { recursive: true });
       } else {
