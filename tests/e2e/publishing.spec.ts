@@ -135,7 +135,9 @@ test("a scheduled article appears on /aktualnosci by itself when its moment come
   // Kept by the page cache before the moment ...
   expect(Date.now()).toBeLessThan(due.getTime());
   expect((await publicText(request, "/aktualnosci")).text).not.toContain(header);
-  // ... and shown after it, with nothing saved in between.
+  // ... and shown after it, with nothing saved in between: the server's doing,
+  // the same with JavaScript on or off, so waited for (20 s) in one project.
+  if (test.info().project.name !== "js") return;
   await expect
     .poll(async () => (await publicText(request, "/aktualnosci")).text.includes(header), {
       timeout: 60_000,
