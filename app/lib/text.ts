@@ -97,3 +97,24 @@ export function shorten(text: string, max: number): string {
 export function describe(text: string, max = 155): string {
   return shorten(text, max);
 }
+
+// Control characters other than tab and line ends, and U+FFFD (what bytes
+// that were not UTF-8 decode to): never part of what was typed.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFD]/g;
+
+/** A one-line field as stored: no control characters, each run of white space one space, trimmed. */
+export function cleanLine(value: string): string {
+  return value.replace(CONTROL, "").replace(/\s+/g, " ").trim();
+}
+
+/** A multi-line field as stored: `\n` line ends, no control characters or trailing spaces, at most one empty line in a row, trimmed. */
+export function cleanParagraphs(value: string): string {
+  return value
+    .replace(/\r\n?/g, "\n")
+    .replace(CONTROL, "")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}

@@ -80,6 +80,33 @@ export async function listBin({ now = clock.now() }: { now?: Date } = {}): Promi
     }));
 }
 
+/**
+ * 'usuń' of an event or a testimony: to the bin (off every page at once,
+ * restorable for 30 days), with its history entry, in one transaction; then
+ * the content version. The row's title, or null when no such row is outside
+ * the bin.
+ */
+export async function moveToBin(
+  kind: Extract<BinKind, "event" | "testimony">,
+  id: number,
+  { actor }: { actor: Actor },
+): Promise<string | null> {
+  const table = kind === "event" ? events : testimonies;
+  const title = await withDb((db) =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(table)
+        .set({ deletedAt: clock.now(), deletedBy: actor?.email ?? null })
+        .where(and(eq(table.id, id), isNull(table.deletedAt)))
+        .returning({ title: table.title });
+      if (row) await recordActivity(tx, { actor, action: "binned", subject: { kind, id, title: row.title } });
+      return row?.title ?? null;
+    }),
+  );
+  if (title !== null) await contentChanged();
+  return title;
+}
+
 export type RestoreResult =
   | { ok: true; title: string }
   | { ok: false; reason: "gone" }

@@ -4,11 +4,12 @@
 // content version, so every instance's pages follow at once.
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { type Actor, recordActivity } from "~/features/activity/activity.server";
-import { clock } from "~/services/clock.server";
+import { moveToBin } from "~/features/bin/bin.server";
 import { type OrderedList, lockOrder, moveRow, reorderRows } from "~/features/ordering/ordered-rows.server";
 import { contentChanged } from "~/services/content-version.server";
 import { type Db, withDb } from "~/services/db.server";
 import { testimonies } from "~/services/schema";
+import { cleanLine, cleanParagraphs } from "~/lib/text";
 import {
   TESTIMONY_AUTHOR_MAX,
   TESTIMONY_CHANGE_NAMES,
@@ -40,25 +41,13 @@ export type TestimonyResult =
   /** Another tab saved first: what differs (Polish names) and the stored testimony. */
   | { ok: false; status: 409; changed: string[]; current: PastorTestimony };
 
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFD]/g;
-const cleanLine = (v: string) => v.replace(CONTROL, "").replace(/\s+/g, " ").trim();
-const cleanText = (v: string) =>
-  v
-    .replace(/\r\n?/g, "\n")
-    .replace(CONTROL, "")
-    .split("\n")
-    .map((line) => line.trimEnd())
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-
 /** The input cleaned (spaces, line ends, control characters) and checked; errors in Polish by field. */
 export function checkTestimony(
   input: TestimonyInput,
 ): { ok: true; values: TestimonyInput } | { ok: false; status: 400; errors: TestimonyErrors } {
   const values = {
     title: cleanLine(input.title),
-    text: cleanText(input.text),
+    text: cleanParagraphs(input.text),
     author: cleanLine(input.author),
     hidden: input.hidden,
   };
@@ -257,17 +246,6 @@ export async function reorderTestimonies(
 
 /** 'usuń': to the bin, from where it can be restored for 30 days. */
 export async function binTestimony(id: number, { actor }: { actor: Actor }): Promise<TestimonyResult> {
-  return withDb(async (db) => {
-    const result: TestimonyResult = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(testimonies)
-        .set({ deletedAt: clock.now(), deletedBy: actor?.email ?? null })
-        .where(and(eq(testimonies.id, id), notBinned))
-        .returning({ title: testimonies.title });
-      if (!row) return { ok: false as const, status: 404 as const };
-      await recordActivity(tx, { actor, action: "binned", subject: { kind: "testimony", id, title: row.title } });
-      return { ok: true as const, id, title: row.title };
-    });
-    return afterCommit(db, result);
-  });
+  const title = await moveToBin("testimony", id, { actor });
+  return title === null ? { ok: false, status: 404 } : { ok: true, id, title };
 }

@@ -3,11 +3,8 @@
 // so it works without JavaScript (and posts as a document with it). Every
 // field shows what was typed after a refusal; a chosen photo must be chosen
 // again, as a browser never refills a file input.
-import { Form } from "@remix-run/react";
-import { ConflictNote } from "~/components/conflict-note";
-import { DOCUMENT_POST, Field, FormError, TextAreaField } from "~/components/forms";
-import { CsrfInput } from "~/components/pastor";
-import { KEPT_PARAM } from "~/features/kept-forms/messages";
+import { Field, TextAreaField } from "~/components/forms";
+import { VersionedForm } from "~/components/versioned-form";
 import { PublishAtField, SaveDraftButton } from "~/features/publishing/publish-controls";
 import {
   DAY_LABELS,
@@ -82,224 +79,209 @@ export function EventForm({
 }: EventFormProps) {
   const invalid = (f: keyof EventErrors) => (errors[f] ? true : undefined);
   return (
-    <>
-      {kept ? <p className="notice">{kept.message}</p> : null}
-      <FormError message={error} />
-      {conflict ? (
-        <ConflictNote
-          changed={conflict.changed}
-          sameNote="Obecna wersja nie różni się od Twojej."
-          yoursNote={`Twoje zmiany są w formularzu poniżej: „${submitLabel}” zapisze je na obecną wersję.`}
-          currentHref={conflict.currentHref}
-          current={shown(conflict.current)}
-        />
-      ) : null}
-      {/* A new key whenever the shown values change, so the uncontrolled inputs take them. */}
-      <Form
-        method="post"
-        action={action}
-        encType="multipart/form-data"
-        className="form event-form"
-        key={`${version}-${JSON.stringify(values)}`}
-        reloadDocument={DOCUMENT_POST}
-      >
-        <CsrfInput />
-        <input type="hidden" name="version" value={version} />
-        {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}
+    <VersionedForm
+      action={action}
+      submitLabel={submitLabel}
+      version={version}
+      values={values}
+      error={error}
+      kept={kept}
+      conflict={conflict ? { ...conflict, current: shown(conflict.current) } : null}
+      className="form event-form"
+      encType="multipart/form-data"
+    >
+      <Field
+        label={EVENT_LABELS.title}
+        id="event-title"
+        name="title"
+        defaultValue={values.title}
+        error={errors.title}
+      />
+      <fieldset>
+        <legend>Początek (czas polski)</legend>
         <Field
-          label={EVENT_LABELS.title}
-          id="event-title"
-          name="title"
-          defaultValue={values.title}
-          error={errors.title}
+          label={EVENT_LABELS.startDate}
+          id="event-start-date"
+          name="startDate"
+          type="date"
+          defaultValue={values.startDate}
+          error={errors.startDate}
         />
-        <fieldset>
-          <legend>Początek (czas polski)</legend>
-          <Field
-            label={EVENT_LABELS.startDate}
-            id="event-start-date"
-            name="startDate"
-            type="date"
-            defaultValue={values.startDate}
-            error={errors.startDate}
-          />
-          <Field
-            label={EVENT_LABELS.startTime}
-            id="event-start-time"
-            name="startTime"
-            type="time"
-            defaultValue={values.startTime}
-            error={errors.startTime}
-          />
-          <p className="field checkbox-field">
-            <input type="checkbox" id="event-all-day" name="allDay" value="1" defaultChecked={values.allDay} />
-            <label htmlFor="event-all-day">{EVENT_LABELS.allDay}</label>
+        <Field
+          label={EVENT_LABELS.startTime}
+          id="event-start-time"
+          name="startTime"
+          type="time"
+          defaultValue={values.startTime}
+          error={errors.startTime}
+        />
+        <p className="field checkbox-field">
+          <input type="checkbox" id="event-all-day" name="allDay" value="1" defaultChecked={values.allDay} />
+          <label htmlFor="event-all-day">{EVENT_LABELS.allDay}</label>
+        </p>
+      </fieldset>
+      <fieldset aria-describedby={errors.end ? "event-end-error" : "event-end-note"}>
+        <legend>Koniec (opcjonalnie)</legend>
+        <span id="event-end-note" className="field-note">
+          Bez dnia: tego samego dnia. Wydarzenie całodniowe: ostatni dzień.
+        </span>
+        <Field
+          label={EVENT_LABELS.endDate}
+          id="event-end-date"
+          name="endDate"
+          type="date"
+          defaultValue={values.endDate}
+          aria-invalid={invalid("end")}
+        />
+        <Field
+          label={EVENT_LABELS.endTime}
+          id="event-end-time"
+          name="endTime"
+          type="time"
+          defaultValue={values.endTime}
+          aria-invalid={invalid("end")}
+        />
+        <FieldError id="event-end-error" error={errors.end} />
+      </fieldset>
+      <Field
+        label={EVENT_LABELS.place}
+        id="event-place"
+        name="place"
+        defaultValue={values.place}
+        error={errors.place}
+      />
+      <TextAreaField
+        label={
+          <>
+            {EVENT_LABELS.description} <span className="field-note">(adresy stron, np. https://…, będą klikalne)</span>
+          </>
+        }
+        id="event-description"
+        name="description"
+        rows={6}
+        maxLength={EVENT_DESCRIPTION_MAX * 2}
+        defaultValue={values.description}
+        error={errors.description}
+      />
+      <PhotoFields
+        current={currentPhoto}
+        removeImage={values.removeImage}
+        error={errors.image}
+        note={kept?.photo ? PHOTO_NOTES.kept : photoLost ? PHOTO_NOTES.chooseAgain : null}
+      />
+      <fieldset className="event-repeat">
+        <legend>{EVENT_LABELS.repeat}</legend>
+        {(["none", "weekly", "monthly"] as const).map((r) => (
+          <p className="field checkbox-field" key={r}>
+            <input
+              type="radio"
+              id={`event-repeat-${r}`}
+              name="repeat"
+              value={r}
+              defaultChecked={values.repeat === r || (r === "none" && !["weekly", "monthly"].includes(values.repeat))}
+            />
+            <label htmlFor={`event-repeat-${r}`}>{REPEAT_LABELS[r]}</label>
           </p>
-        </fieldset>
-        <fieldset aria-describedby={errors.end ? "event-end-error" : "event-end-note"}>
-          <legend>Koniec (opcjonalnie)</legend>
-          <span id="event-end-note" className="field-note">
-            Bez dnia: tego samego dnia. Wydarzenie całodniowe: ostatni dzień.
-          </span>
-          <Field
-            label={EVENT_LABELS.endDate}
-            id="event-end-date"
-            name="endDate"
-            type="date"
-            defaultValue={values.endDate}
-            aria-invalid={invalid("end")}
-          />
-          <Field
-            label={EVENT_LABELS.endTime}
-            id="event-end-time"
-            name="endTime"
-            type="time"
-            defaultValue={values.endTime}
-            aria-invalid={invalid("end")}
-          />
-          <FieldError id="event-end-error" error={errors.end} />
-        </fieldset>
+        ))}
+        <FieldError id="event-repeat-error" error={errors.repeat} />
         <Field
-          label={EVENT_LABELS.place}
-          id="event-place"
-          name="place"
-          defaultValue={values.place}
-          error={errors.place}
-        />
-        <TextAreaField
           label={
             <>
-              {EVENT_LABELS.description}{" "}
-              <span className="field-note">(adresy stron, np. https://…, będą klikalne)</span>
+              co ile tygodni (lub miesięcy){" "}
+              <span className="field-note">1 – co tydzień (co miesiąc), 2 – co drugi…</span>
             </>
           }
-          id="event-description"
-          name="description"
-          rows={6}
-          maxLength={EVENT_DESCRIPTION_MAX * 2}
-          defaultValue={values.description}
-          error={errors.description}
+          id="event-interval"
+          name="interval"
+          type="number"
+          min={1}
+          max={EVENT_INTERVAL_MAX}
+          inputMode="numeric"
+          defaultValue={values.interval}
+          error={errors.interval}
         />
-        <PhotoFields
-          current={currentPhoto}
-          removeImage={values.removeImage}
-          error={errors.image}
-          note={kept?.photo ? PHOTO_NOTES.kept : photoLost ? PHOTO_NOTES.chooseAgain : null}
-        />
-        <fieldset className="event-repeat">
-          <legend>{EVENT_LABELS.repeat}</legend>
-          {(["none", "weekly", "monthly"] as const).map((r) => (
+        <fieldset>
+          <legend>{EVENT_LABELS.days} (co tydzień)</legend>
+          {DAY_CODES.map((d) => (
+            <p className="field checkbox-field" key={d}>
+              <input
+                type="checkbox"
+                id={`event-day-${d}`}
+                name={`day-${d}`}
+                value="1"
+                defaultChecked={values.days.includes(d)}
+              />
+              <label htmlFor={`event-day-${d}`}>{DAY_LABELS[d]}</label>
+            </p>
+          ))}
+        </fieldset>
+        <fieldset aria-describedby={errors.monthWeek ? "event-month-error" : undefined}>
+          <legend>Dzień miesiąca (co miesiąc)</legend>
+          <p className="field">
+            <label htmlFor="event-month-week">{EVENT_LABELS.monthWeek}</label>
+            <select id="event-month-week" name="monthWeek" defaultValue={values.monthWeek}>
+              {MONTH_WEEK_OPTIONS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </p>
+          <p className="field">
+            <label htmlFor="event-month-day">{EVENT_LABELS.monthDay}</label>
+            <select id="event-month-day" name="monthDay" defaultValue={values.monthDay}>
+              {DAY_CODES.map((d) => (
+                <option key={d} value={d}>
+                  {DAY_LABELS[d]}
+                </option>
+              ))}
+            </select>
+          </p>
+          <FieldError id="event-month-error" error={errors.monthWeek} />
+        </fieldset>
+        <fieldset>
+          <legend>{EVENT_LABELS.ends}</legend>
+          {(["never", "until", "count"] as const).map((r) => (
             <p className="field checkbox-field" key={r}>
               <input
                 type="radio"
-                id={`event-repeat-${r}`}
-                name="repeat"
+                id={`event-ends-${r}`}
+                name="ends"
                 value={r}
-                defaultChecked={values.repeat === r || (r === "none" && !["weekly", "monthly"].includes(values.repeat))}
+                defaultChecked={values.ends === r || (r === "never" && !["until", "count"].includes(values.ends))}
               />
-              <label htmlFor={`event-repeat-${r}`}>{REPEAT_LABELS[r]}</label>
+              <label htmlFor={`event-ends-${r}`}>{ENDS_LABELS[r]}</label>
             </p>
           ))}
-          <FieldError id="event-repeat-error" error={errors.repeat} />
           <Field
-            label={
-              <>
-                co ile tygodni (lub miesięcy){" "}
-                <span className="field-note">1 – co tydzień (co miesiąc), 2 – co drugi…</span>
-              </>
-            }
-            id="event-interval"
-            name="interval"
+            label={EVENT_LABELS.untilDate}
+            id="event-until"
+            name="untilDate"
+            type="date"
+            defaultValue={values.untilDate}
+            error={errors.untilDate}
+          />
+          <Field
+            label={EVENT_LABELS.count}
+            id="event-count"
+            name="count"
             type="number"
             min={1}
-            max={EVENT_INTERVAL_MAX}
+            max={EVENT_COUNT_MAX}
             inputMode="numeric"
-            defaultValue={values.interval}
-            error={errors.interval}
+            defaultValue={values.count}
+            error={errors.count}
           />
-          <fieldset>
-            <legend>{EVENT_LABELS.days} (co tydzień)</legend>
-            {DAY_CODES.map((d) => (
-              <p className="field checkbox-field" key={d}>
-                <input
-                  type="checkbox"
-                  id={`event-day-${d}`}
-                  name={`day-${d}`}
-                  value="1"
-                  defaultChecked={values.days.includes(d)}
-                />
-                <label htmlFor={`event-day-${d}`}>{DAY_LABELS[d]}</label>
-              </p>
-            ))}
-          </fieldset>
-          <fieldset aria-describedby={errors.monthWeek ? "event-month-error" : undefined}>
-            <legend>Dzień miesiąca (co miesiąc)</legend>
-            <p className="field">
-              <label htmlFor="event-month-week">{EVENT_LABELS.monthWeek}</label>
-              <select id="event-month-week" name="monthWeek" defaultValue={values.monthWeek}>
-                {MONTH_WEEK_OPTIONS.map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </p>
-            <p className="field">
-              <label htmlFor="event-month-day">{EVENT_LABELS.monthDay}</label>
-              <select id="event-month-day" name="monthDay" defaultValue={values.monthDay}>
-                {DAY_CODES.map((d) => (
-                  <option key={d} value={d}>
-                    {DAY_LABELS[d]}
-                  </option>
-                ))}
-              </select>
-            </p>
-            <FieldError id="event-month-error" error={errors.monthWeek} />
-          </fieldset>
-          <fieldset>
-            <legend>{EVENT_LABELS.ends}</legend>
-            {(["never", "until", "count"] as const).map((r) => (
-              <p className="field checkbox-field" key={r}>
-                <input
-                  type="radio"
-                  id={`event-ends-${r}`}
-                  name="ends"
-                  value={r}
-                  defaultChecked={values.ends === r || (r === "never" && !["until", "count"].includes(values.ends))}
-                />
-                <label htmlFor={`event-ends-${r}`}>{ENDS_LABELS[r]}</label>
-              </p>
-            ))}
-            <Field
-              label={EVENT_LABELS.untilDate}
-              id="event-until"
-              name="untilDate"
-              type="date"
-              defaultValue={values.untilDate}
-              error={errors.untilDate}
-            />
-            <Field
-              label={EVENT_LABELS.count}
-              id="event-count"
-              name="count"
-              type="number"
-              min={1}
-              max={EVENT_COUNT_MAX}
-              inputMode="numeric"
-              defaultValue={values.count}
-              error={errors.count}
-            />
-          </fieldset>
         </fieldset>
-        <PublishAtField id="event-publish-at" defaultValue={values.publishAt} error={errors.publishAt} />
-        <div className="form-buttons">
-          <button type="submit" name="intent" value="publish">
-            {conflict ? "zapisz moją wersję" : submitLabel}
-          </button>
-          <SaveDraftButton />
-        </div>
-      </Form>
-    </>
+      </fieldset>
+      <PublishAtField id="event-publish-at" defaultValue={values.publishAt} error={errors.publishAt} />
+      <div className="form-buttons">
+        <button type="submit" name="intent" value="publish">
+          {conflict ? "zapisz moją wersję" : submitLabel}
+        </button>
+        <SaveDraftButton />
+      </div>
+    </VersionedForm>
   );
 }
 

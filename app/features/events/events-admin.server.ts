@@ -45,6 +45,7 @@ import {
   type EventFormValues,
 } from "~/features/events/event-fields";
 import { eventColumns } from "~/features/events/events.server";
+import { moveToBin } from "~/features/bin/bin.server";
 import {
   type EventPhotoChange,
   type EventPhotoUpload,
@@ -57,7 +58,7 @@ import {
 } from "~/features/events/event-photo.server";
 import type { StoredImage } from "~/services/images.server";
 import { type Storage, storage } from "~/services/storage.server";
-import { isCalendarDate } from "~/lib/text";
+import { cleanLine, cleanParagraphs, isCalendarDate } from "~/lib/text";
 
 /** What a row of `events` holds of the form (no photo, no publication): the rule and its description. */
 export type EventValues = Omit<EventRule, "id"> & { description: string };
@@ -88,18 +89,6 @@ const FIRST_YEAR = 2000;
 const LAST_YEAR = 2100;
 // A recurring event's first occurrence is looked for this far after the day typed.
 const FIRST_OCCURRENCE_REACH_DAYS = 5 * 366;
-
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFD]/g;
-const cleanLine = (v: string) => v.replace(CONTROL, "").replace(/\s+/g, " ").trim();
-const cleanText = (v: string) =>
-  v
-    .replace(/\r\n?/g, "\n")
-    .replace(CONTROL, "")
-    .split("\n")
-    .map((line) => line.trimEnd())
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const DOTTED_DATE = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
@@ -143,7 +132,7 @@ export function checkEvent(
   const errors: EventErrors = {};
   const title = cleanLine(input.title);
   const place = cleanLine(input.place);
-  const description = cleanText(input.description);
+  const description = cleanParagraphs(input.description);
   if (!title) errors.title = "Podaj tytuł wydarzenia.";
   else if ([...title].length > EVENT_TITLE_MAX) errors.title = `Tytuł może mieć najwyżej ${EVENT_TITLE_MAX} znaków.`;
   if ([...place].length > EVENT_PLACE_MAX) errors.place = `Miejsce może mieć najwyżej ${EVENT_PLACE_MAX} znaków.`;
@@ -575,19 +564,8 @@ export async function updateEvent(
 /** 'usuń': to the bin, from where it can be restored for 30 days. */
 export async function binEvent(id: number, { actor }: { actor: Actor }): Promise<EventResult> {
   if (!validId(id)) return { ok: false, status: 404 };
-  return withDb(async (db) => {
-    const result: EventResult = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(events)
-        .set({ deletedAt: clock.now(), deletedBy: actor?.email ?? null })
-        .where(and(eq(events.id, id), notBinned))
-        .returning({ title: events.title });
-      if (!row) return { ok: false as const, status: 404 as const };
-      await recordActivity(tx, { actor, action: "binned", subject: { kind: "event", id, title: row.title } });
-      return { ok: true as const, id, title: row.title };
-    });
-    return afterCommit(db, result);
-  });
+  const title = await moveToBin("event", id, { actor });
+  return title === null ? { ok: false, status: 404 } : { ok: true, id, title };
 }
 
 // ---------------------------------------------------------------------------
