@@ -16,8 +16,17 @@ import { logger } from "~/services/logger.server";
 import { unavailableResponse } from "~/http/unavailable.server";
 import { markDatabaseUnavailable, setFieldLabels } from "~/http/pastor-door.server";
 import { FACT_LABELS } from "~/features/church/facts";
-import { EVENT_LABELS } from "~/features/events/event-fields";
-import { PASTOR_EVENTS_PATH, PASTOR_FACTS_PATH, isPastorPath } from "~/lib/paths";
+import { DAY_LABELS, EVENT_LABELS } from "~/features/events/event-fields";
+import { TESTIMONY_LABELS } from "~/features/church/testimonies";
+import {
+  PASTOR_ARTICLES_PATH,
+  PASTOR_EVENTS_PATH,
+  PASTOR_FACTS_PATH,
+  PASTOR_HISTORY_PHOTOS_PATH,
+  PASTOR_TESTIMONIES_PATH,
+  TWO_FACTOR_PATH,
+  isPastorPath,
+} from "~/lib/paths";
 
 // What server/index.mjs calls: start-up before serving, shutdown after the
 // last request, and the handler in front of remix-serve's Express app.
@@ -25,9 +34,20 @@ export { BootError, boot, shutdown } from "~/boot/boot.server";
 export { ConfigError } from "~/services/config.server";
 export { frontDoor } from "~/http/front-door.server";
 
-// The 'not saved' page names the fields as their forms do.
+// The 'not saved' page names the fields as their forms do, and shows their checkboxes as checkboxes.
 setFieldLabels(PASTOR_FACTS_PATH, FACT_LABELS);
-setFieldLabels(PASTOR_EVENTS_PATH, EVENT_LABELS);
+const eventDays = Object.entries(DAY_LABELS).map(([code, day]) => [`day-${code}`, `${EVENT_LABELS.days}: ${day}`]);
+setFieldLabels(
+  PASTOR_EVENTS_PATH,
+  { ...EVENT_LABELS, ...Object.fromEntries(eventDays) },
+  { checkboxes: ["allDay", ...eventDays.map(([name]) => name)] },
+);
+// Moving one date of an event: its own three fields, none of the event form's checkboxes.
+setFieldLabels(`${PASTOR_EVENTS_PATH}/edytuj/*/termin`, {});
+setFieldLabels(PASTOR_TESTIMONIES_PATH, TESTIMONY_LABELS, { checkboxes: ["hidden"] });
+setFieldLabels(`${PASTOR_ARTICLES_PATH}/edytuj`, { changeImage: "Zmień zdjęcie" }, { checkboxes: ["changeImage"] });
+setFieldLabels(PASTOR_HISTORY_PHOTOS_PATH, { name: "Opis zdjęcia" });
+setFieldLabels(TWO_FACTOR_PATH, { code: "Kod z aplikacji", codeOrPassword: "Kod z aplikacji lub hasło" });
 
 // Requests that met an unreachable database (see handleError): answered 503.
 const unavailable = new WeakSet<Request>();

@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { DOCUMENT_POST } from "./forms";
 import { CsrfInput } from "./pastor";
 
 /**
@@ -7,6 +8,8 @@ import { CsrfInput } from "./pastor";
  * dialog asks and the form is sent with `confirmed=1`. Without JavaScript
  * the form is sent without it and the action answers with a confirmation
  * page (see `ConfirmPage`), so nothing is deleted on the first click.
+ * Posted as a document also with JavaScript (DOCUMENT_POST): while the
+ * database is away the browser shows the server's 'Nie zapisano zmian' page.
  */
 export function ConfirmButton({
   action,
@@ -15,7 +18,7 @@ export function ConfirmButton({
   intent = "delete",
   className,
   fields = {},
-  reloadDocument,
+  reloadDocument = DOCUMENT_POST,
 }: {
   action: string;
   question: string;
@@ -24,7 +27,7 @@ export function ConfirmButton({
   className?: string;
   /** Hidden fields that name what the button is about (e.g. which bin item). */
   fields?: Record<string, string>;
-  /** Posted as a document also with JavaScript (see DOCUMENT_POST in components/forms.tsx). */
+  /** Posted as a document also with JavaScript (DOCUMENT_POST in components/forms.tsx, the default). */
   reloadDocument?: boolean;
 }) {
   return (
@@ -61,7 +64,7 @@ export function ConfirmPage({
   intent = "delete",
   fields = {},
   confirmLabel = "tak, usuń",
-  reloadDocument,
+  reloadDocument = DOCUMENT_POST,
 }: {
   action: string;
   question: string;

@@ -1,3 +1,4 @@
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
 /** What a field's control needs to be tied to its label and error line. */
@@ -82,3 +83,15 @@ export function FlashMessage({ message }: { message?: string | null }) {
  * fall to the error boundary and lose the text.
  */
 export const DOCUMENT_POST = true;
+
+/**
+ * `shouldRevalidate` of a pastor page whose forms post with the script (a
+ * fetcher, a form without DOCUMENT_POST). While the database is away such a
+ * post is answered 503 `{ error }` (app/http/pastor-door.server.ts), which the
+ * page shows beside its form, still filled in. Single fetch reads every
+ * route's data again after an action unless the route says no here; that read
+ * would fail too, and its answer, a reload into the outage page, would lose
+ * what was typed.
+ */
+export const keepPageWhenNotSaved: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 503 ? false : defaultShouldRevalidate;

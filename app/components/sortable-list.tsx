@@ -2,7 +2,9 @@
 // keyboard: space, arrows, space), on top of the rows' own ↑/↓ buttons, which
 // stay the way without JavaScript. The new order is posted to the page's
 // action as `intent=reorder&id={moved}&order={id,id,…}`; the page then shows
-// what the server kept, with its one-time message.
+// what the server kept, with its one-time message. An answer `{ error }` (the
+// database away: app/http/pastor-door.server.ts) is shown above the list, and
+// the list is back in the order the server has.
 import {
   type Announcements,
   DndContext,
@@ -24,6 +26,7 @@ import {
 import { CSS } from "@dnd-kit/utilities";
 import { useFetcher } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
+import { FormError } from "~/components/forms";
 import { useCsrfToken } from "~/components/pastor";
 import { CSRF_FIELD } from "~/lib/csrf";
 import { ORDER_SEPARATOR } from "~/lib/order";
@@ -65,13 +68,14 @@ export function SortableList<T extends SortableItem>({
   children: (item: T, index: number, count: number) => ReactNode;
 }) {
   const hydrated = useHydrated();
-  const fetcher = useFetcher();
+  const fetcher = useFetcher<{ error?: string }>();
   const csrf = useCsrfToken();
   // The order just dropped, shown while it is being saved; then the page's data says what the server kept.
   const [pending, setPending] = useState<number[] | null>(null);
   const byId = new Map(items.map((i) => [i.id, i]));
   const saving = fetcher.state !== "idle";
   const shown = saving && pending ? pending.flatMap((id) => byId.get(id) ?? []) : items;
+  const refused = !saving && typeof fetcher.data?.error === "string" ? fetcher.data.error : null;
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 }, onActivation: instantScrolling }),
     // Rows can be taller than a phone's screen, so moving one scrolls the page;
@@ -115,6 +119,7 @@ export function SortableList<T extends SortableItem>({
 
   return (
     <>
+      <FormError message={refused} />
       {hydrated ? (
         <p className="field-note">
           Przeciągnij za uchwyt ⠿ albo użyj przycisków ↑/↓. Z klawiatury: spacja na uchwycie, strzałki, spacja.

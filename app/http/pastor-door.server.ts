@@ -18,7 +18,12 @@ import { logger } from "~/services/logger.server";
  *   photos, which are not kept (they can be megabytes; the phone still has them);
  * - any other page: 503 'Strefa pastora chwilowo niedostępna';
  * - the upload script (Accept: application/json): a 503 JSON message; its
- *   form is still in the browser with everything typed.
+ *   form is still in the browser with everything typed;
+ * - the router's data requests (single fetch, `/path.data`): a post gets the
+ *   action answer `{ error }` (503) that the page shows beside its form, still
+ *   filled in, instead of the error page a body it cannot decode would bring;
+ *   a page's data is answered by a reload of the page, which is then the
+ *   Polish page above.
  * Every write under the area runs in one transaction or not at all, so
  * nothing half-written remains when the database returns.
  *
@@ -52,21 +57,39 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 // Fields the pages carry for the server, not typed by the pastor: posted again unseen.
 const HIDDEN = new Set([CSRF_FIELD, "intent", "version", "baseImage", "albumId", "redirectTo", "confirmed", "id"]);
 
-// Pages whose fields have labels of their own (set by the server's entry:
-// this layer does not import features).
-const pageLabels = new Map<string, Record<string, string>>();
+// Fields never written back into a page: a password (or a code) typed once
+// is asked for again, in an empty field of this type.
+const SECRETS: Record<string, "password" | "text"> = { password: "password", codeOrPassword: "password", code: "text" };
 
-/** The labels the 'not saved' page shows for the fields of the forms at `path` and below it. */
-export function setFieldLabels(path: string, labels: Record<string, string>) {
-  pageLabels.set(path, labels);
+interface PageFields {
+  labels: Record<string, string>;
+  /** Checkboxes of the page's forms: shown as checkboxes, ticked when sent (an unticked one is not sent). */
+  checkboxes: string[];
 }
 
-function labelsFor(action: string): Record<string, string> {
-  const path = action.split("?")[0];
-  for (const [prefix, labels] of pageLabels) {
-    if (path === prefix || path.startsWith(`${prefix}/`)) return { ...LABELS, ...labels };
+// Pages whose fields have labels of their own (set by the server's entry:
+// this layer does not import features).
+const pageFields = new Map<string, PageFields>();
+
+/**
+ * The labels the 'not saved' page shows for the fields of the forms at `path`
+ * and below it, and which of those fields are checkboxes. A `*` in `path`
+ * stands for any one segment (an id); the longest registered path matching an
+ * address is the one used.
+ */
+export function setFieldLabels(path: string, labels: Record<string, string>, { checkboxes = [] as string[] } = {}) {
+  pageFields.set(path, { labels, checkboxes });
+}
+
+function fieldsFor(action: string): PageFields {
+  const segments = action.split("?")[0].split("/");
+  let best: { length: number; fields: PageFields } | null = null;
+  for (const [prefix, fields] of pageFields) {
+    const wanted = prefix.split("/");
+    const matches = wanted.length <= segments.length && wanted.every((s, i) => s === "*" || s === segments[i]);
+    if (matches && wanted.length > (best?.length ?? 0)) best = { length: wanted.length, fields };
   }
-  return LABELS;
+  return best ? { ...best.fields, labels: { ...LABELS, ...best.fields.labels } } : { labels: LABELS, checkboxes: [] };
 }
 
 // Labels of the fields by name, for the other forms.
@@ -80,6 +103,8 @@ const LABELS: Record<string, string> = {
   people: "Osoby",
   author: "Podpis",
   publishAt: "Data publikacji",
+  time: "Godzina",
+  endTime: "Godzina końca",
 };
 
 interface Recorded {
@@ -172,18 +197,29 @@ const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 const STYLE =
-  "body{font-family:system-ui,sans-serif;max-width:46rem;margin:1rem auto;padding:0 1rem;line-height:1.5}label{display:block;font-weight:600;margin-top:1rem}input,textarea{width:100%;box-sizing:border-box;font:inherit;padding:.4rem}button{margin-top:1rem;font:inherit;padding:.5rem 1rem}";
+  "body{font-family:system-ui,sans-serif;max-width:46rem;margin:1rem auto;padding:0 1rem;line-height:1.5}label{display:block;font-weight:600;margin-top:1rem}input,textarea{width:100%;box-sizing:border-box;font:inherit;padding:.4rem}input[type=checkbox]{width:auto}button{margin-top:1rem;font:inherit;padding:.5rem 1rem}";
 
 const page = (title: string, body: string) => fallbackDocument(escape(title), body, STYLE);
 
 /** The answer to a post that met the outage: the fields again, ready to be sent once more. */
 export function notSavedPage(action: string, recorded: Recorded): string {
-  const labels = labelsFor(action);
-  const inputs = recorded.fields
+  const { labels, checkboxes } = fieldsFor(action);
+  const sent = new Set(recorded.fields.map(([name]) => name));
+  // A form that carried something typed gets its unticked checkboxes back too
+  // (a delete button's form, all hidden fields, does not).
+  const typed = recorded.fields.some(([name]) => !HIDDEN.has(name) && !checkboxes.includes(name));
+  const unticked = typed
+    ? checkboxes.filter((name) => !sent.has(name)).map((name): [string, string] => [name, ""])
+    : [];
+  const checkbox = (id: string, name: string, value: string, checked: boolean) =>
+    `<label for="${id}" class="checkbox"><input type="checkbox" id="${id}" name="${escape(name)}" value="${escape(value || "1")}"${checked ? " checked" : ""}> ${escape(labels[name] ?? name)}</label>`;
+  const inputs = [...recorded.fields, ...unticked]
     .map(([name, value], i) => {
       if (HIDDEN.has(name)) return `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`;
       const id = `pole-${i}`;
+      if (checkboxes.includes(name)) return checkbox(id, name, value, i < recorded.fields.length);
       const label = `<label for="${id}">${escape(labels[name] ?? name)}</label>`;
+      if (name in SECRETS) return `${label}<input id="${id}" name="${escape(name)}" type="${SECRETS[name]}" required>`;
       return value.length <= 120 && !value.includes("\n")
         ? `${label}<input id="${id}" name="${escape(name)}" value="${escape(value)}">`
         : `${label}<textarea id="${id}" name="${escape(name)}" rows="${Math.min(20, 4 + Math.floor(value.length / 80))}">${escape(value)}</textarea>`;
@@ -205,6 +241,43 @@ export const AREA_DOWN_PAGE = page(
   `<h1>${PASTOR_OUTAGE.areaDown}</h1><p>${PASTOR_OUTAGE.areaDownText}</p><p><a href="${PANEL_PATH}">Odśwież</a> · <a href="/">Strona główna</a></p>`,
 );
 
+/**
+ * A value in the turbo-stream form that Remix's single fetch decodes (flat:
+ * every value once in an array, an object as `{"_<key's place>": value's place}`),
+ * for the plain objects of strings, numbers and booleans answered here;
+ * `tag` names a value the client's decoder turns into one of its own (a redirect).
+ */
+export function turboStream(value: Record<string, unknown>, tag?: string): string {
+  const flat: unknown[] = tag ? [[tag, 1]] : [];
+  const put = (v: unknown): number => {
+    const at = flat.length;
+    if (v !== null && typeof v === "object") {
+      const entry: Record<string, number> = {};
+      flat.push(entry);
+      for (const [key, inner] of Object.entries(v)) entry[`_${put(key)}`] = put(inner);
+    } else {
+      flat.push(v);
+    }
+    return at;
+  };
+  put(value);
+  return `${JSON.stringify(flat)}\n`;
+}
+
+/** The answer to the router's data request that met the outage (see the module's comment). */
+export function scriptAnswer(method: string, url: string): string {
+  if (WRITES.has(method)) return turboStream({ data: { error: PASTOR_OUTAGE.json } });
+  const address = new URL(url, "http://door");
+  address.pathname = address.pathname.replace(/\.data$/, "");
+  address.searchParams.delete("_routes");
+  address.searchParams.delete("index");
+  const page = address.pathname + address.search;
+  return turboStream(
+    { redirect: page, status: 302, revalidate: false, reload: true, replace: true },
+    "SingleFetchRedirect",
+  );
+}
+
 type Next = () => void;
 
 /**
@@ -215,7 +288,9 @@ type Next = () => void;
 export function pastorDoor(req: IncomingMessage, res: ServerResponse, next: Next) {
   const path = (req.url ?? "/").split("?")[0];
   const store = requestContext.getStore();
-  if (!store || !isPastorPath(path)) return next();
+  // A router's data request names the page with `.data` added.
+  const data = path.endsWith(".data");
+  if (!store || !isPastorPath(data ? path.slice(0, -".data".length) : path)) return next();
   const write = WRITES.has(req.method ?? "");
   const body = write ? recordBody(req) : null;
 
@@ -263,20 +338,23 @@ export function pastorDoor(req: IncomingMessage, res: ServerResponse, next: Next
     }
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Retry-After", "5");
+    logger.warn(
+      { method: req.method, path, kept: body?.recorded.fields.length ?? 0 },
+      "pastor area: database unavailable",
+    );
     const accept = String(req.headers.accept ?? "");
+    if (data) {
+      res.setHeader("Content-Type", "text/x-script");
+      send(scriptAnswer(req.method ?? "GET", req.url ?? path));
+      return;
+    }
     if (accept.includes("application/json") && !accept.includes("text/html")) {
       res.setHeader("Content-Type", "application/json; charset=utf-8");
       send(JSON.stringify({ error: PASTOR_OUTAGE.json }));
       return;
     }
     res.setHeader("Content-Type", "text/html; charset=utf-8");
-    // The page's own address, not its single-fetch data address.
-    const action = (req.url ?? path).replace(/\.data(?=\?|$)/, "");
-    const html = body ? notSavedPage(action, body.recorded) : AREA_DOWN_PAGE;
-    logger.warn(
-      { method: req.method, path, kept: body?.recorded.fields.length ?? 0 },
-      "pastor area: database unavailable",
-    );
+    const html = body ? notSavedPage(req.url ?? path, body.recorded) : AREA_DOWN_PAGE;
     // Past anything that wrapped the response after us (compression).
     send(html);
   }

@@ -3,6 +3,10 @@ import { requireUser } from "~/features/auth/auth.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { GalleryEditor } from "~/features/galleries/editor/gallery-editor";
 import { editorAction, editorLoader, titleFromEditPath } from "~/features/galleries/editor.server";
+import { keepPageWhenNotSaved } from "~/components/forms";
+
+// A post that met the outage leaves the page as it is, its message shown (see keepPageWhenNotSaved).
+export const shouldRevalidate = keepPageWhenNotSaved;
 
 // The slug is read from the raw path (see titleFromEditPath), not from params.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -12,7 +12,7 @@ import {
   updateMinistry,
 } from "~/features/church/ministries.server";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
-import { DOCUMENT_POST, Field, FlashMessage, FormError, TextAreaField } from "~/components/forms";
+import { DOCUMENT_POST, Field, FlashMessage, FormError, keepPageWhenNotSaved, TextAreaField } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
@@ -21,6 +21,9 @@ import { PANEL_PATH, PASTOR_MINISTRIES_PATH } from "~/lib/paths";
 import { parseOrder } from "~/lib/order";
 import { SortableList } from "~/components/sortable-list";
 import { readSmallForm } from "~/http/small-form.server";
+
+// A post that met the outage leaves the page as it is, its message shown (see keepPageWhenNotSaved).
+export const shouldRevalidate = keepPageWhenNotSaved;
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Służby" });
 

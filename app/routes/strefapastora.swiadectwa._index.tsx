@@ -15,7 +15,7 @@ import {
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
 import { SortableList } from "~/components/sortable-list";
 import { STALE_ORDER_MESSAGE, parseOrder } from "~/lib/order";
-import { DOCUMENT_POST, FlashMessage, FormError } from "~/components/forms";
+import { DOCUMENT_POST, FlashMessage, FormError, keepPageWhenNotSaved } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
@@ -23,6 +23,9 @@ import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { ADD_TESTIMONY_PATH, PANEL_PATH, PASTOR_TESTIMONIES_PATH, editTestimonyPath, testimonyPath } from "~/lib/paths";
 import { readSmallForm } from "~/http/small-form.server";
+
+// A post that met the outage leaves the page as it is, its message shown (see keepPageWhenNotSaved).
+export const shouldRevalidate = keepPageWhenNotSaved;
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Świadectwa" });
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { twoFactorForm } from "~/http/form-schemas.server";
 import { church } from "~/content/church";
 import { LoginRefusedError, confirmUnderLimits, requireUser } from "~/features/auth/auth.server";
@@ -12,7 +12,7 @@ import {
   startTwoFactorSetup,
   twoFactorState,
 } from "~/features/auth/two-factor.server";
-import { Field, FlashMessage } from "~/components/forms";
+import { DOCUMENT_POST, Field, FlashMessage } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { signInHeaders } from "~/http/cache.server";
@@ -100,7 +100,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function TwoFactor() {
   const { email, flash, enabledAt, recoveryCodesLeft, setup } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const errorFor = (which: string) => (result?.intent === which ? result.error : undefined);
   return (
     <section className="page pastor">
@@ -144,18 +143,16 @@ export default function TwoFactor() {
           </p>
 
           <h2>Nowe kody odzyskiwania</h2>
-          <Form method="post" className="form">
+          <Form method="post" className="form" reloadDocument={DOCUMENT_POST}>
             <CsrfInput />
             <input type="hidden" name="intent" value="regenerate" />
             <AppCodeField id="regenerate-code" error={errorFor("regenerate")} />
             <p className="field-note">Dotychczasowe kody odzyskiwania przestaną działać.</p>
-            <button type="submit" disabled={busy}>
-              wygeneruj nowe kody
-            </button>
+            <button type="submit">wygeneruj nowe kody</button>
           </Form>
 
           <h2>Wyłączanie</h2>
-          <Form method="post" className="form">
+          <Form method="post" className="form" reloadDocument={DOCUMENT_POST}>
             <CsrfInput />
             <input type="hidden" name="intent" value="disable" />
             <Field
@@ -168,7 +165,7 @@ export default function TwoFactor() {
               maxLength={256}
               error={errorFor("disable")}
             />
-            <button type="submit" className="secondary" disabled={busy}>
+            <button type="submit" className="secondary">
               wyłącz weryfikację dwuetapową
             </button>
           </Form>
@@ -203,17 +200,15 @@ export default function TwoFactor() {
               </p>
             </li>
             <li>
-              <Form method="post" className="form">
+              <Form method="post" className="form" reloadDocument={DOCUMENT_POST}>
                 <CsrfInput />
                 <input type="hidden" name="intent" value="confirm" />
                 <AppCodeField id="confirm-code" error={errorFor("confirm")} />
-                <button type="submit" disabled={busy}>
-                  potwierdź i włącz
-                </button>
+                <button type="submit">potwierdź i włącz</button>
               </Form>
             </li>
           </ol>
-          <Form method="post">
+          <Form method="post" reloadDocument={DOCUMENT_POST}>
             <CsrfInput />
             <button type="submit" name="intent" value="cancel" className="secondary">
               anuluj
@@ -226,7 +221,7 @@ export default function TwoFactor() {
             Weryfikacja dwuetapowa jest <strong>wyłączona</strong>. Po jej włączeniu logowanie wymaga, oprócz hasła,
             kodu z aplikacji uwierzytelniającej w telefonie: samo hasło nie wystarczy nikomu, kto je pozna.
           </p>
-          <Form method="post">
+          <Form method="post" reloadDocument={DOCUMENT_POST}>
             <CsrfInput />
             <button type="submit" name="intent" value="start">
               włącz weryfikację dwuetapową

@@ -15,7 +15,7 @@ import { SortableList } from "~/components/sortable-list";
 import { STALE_ORDER_MESSAGE, parseOrder } from "~/lib/order";
 import { batchReport } from "~/features/galleries/constants";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
-import { FlashMessage, FormError } from "~/components/forms";
+import { FlashMessage, FormError, keepPageWhenNotSaved } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
@@ -23,6 +23,9 @@ import { parseUpload } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { ABOUT_PATH, PANEL_PATH, PASTOR_HISTORY_PHOTOS_PATH } from "~/lib/paths";
 import { readSmallForm } from "~/http/small-form.server";
+
+// A post that met the outage leaves the page as it is, its message shown (see keepPageWhenNotSaved).
+export const shouldRevalidate = keepPageWhenNotSaved;
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Zdjęcia z historii zboru" });
 

@@ -2,14 +2,18 @@
 // on and off (issue 27): a testimony or a ministry sent during the outage is
 // answered with 'Nie zapisano zmian' and everything typed, never an error
 // page, and the kept testimony saves once the database is back; the bin's and
-// the devices' buttons answer in Polish too. A server of its own reaches
-// PostgreSQL through a TCP proxy that the tests cut.
+// the devices' buttons answer in Polish too, and so do a list reordered by
+// dragging, an album, an article's delete, the /onas photos, two-factor and
+// a page opened from a link. A server of its own (with the demo content)
+// reaches PostgreSQL through a TCP proxy that the tests cut.
 import type { Browser, Page } from "@playwright/test";
 import { type RunningServer, startBuiltServer } from "../faults/server";
 import { createScratchDatabase } from "../setup/database";
 import { startTcpProxy, throughProxy } from "../tcp-proxy";
 import { confirmDelete } from "./bin.helpers";
 import { expect, flash, hydrated, test } from "./fixtures";
+import { editorOrder, editorRows } from "./galleries.helpers";
+import { keyboardMove } from "./sortable.helpers";
 
 const EMAIL = "awaria@example.org";
 const PASSWORD = "haslo-awaria-przegladarki-2026";
@@ -34,6 +38,7 @@ test.beforeAll(async ({}, workerInfo) => {
     ADMIN_EMAIL: EMAIL,
     ADMIN_PASSWORD: PASSWORD,
     ARGON2_TEST_CHEAP: "1",
+    SEED_DEMO: "1",
     ...(port ? { PORT: String(port) } : {}),
   });
 });
@@ -47,8 +52,8 @@ test.afterAll(async () => {
 });
 
 /** A browser signed in on the outage server, with JavaScript as in this project. */
-async function pastorPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server!.base, javaScriptEnabled: js() });
+async function pastorPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server!.base, javaScriptEnabled: js(), viewport });
   const page = await context.newPage();
   await page.goto("/strefapastora/logowanie");
   await page.getByLabel("Login").fill(EMAIL);
@@ -59,6 +64,8 @@ async function pastorPage(browser: Browser): Promise<Page> {
 }
 
 const notSaved = (page: Page) => page.getByRole("heading", { name: "Nie zapisano zmian" });
+/** What a page says beside its form when a script's post met the outage. */
+const refusedInPage = (page: Page) => page.getByRole("alert").filter({ hasText: "Nie zapisano zmian: baza danych" });
 
 test("a testimony sent during the outage comes back with everything typed, and saves once the database is back", async ({
   browser,
@@ -69,6 +76,7 @@ test("a testimony sent during the outage comes back with everything typed, and s
   await page.getByLabel("Tytuł (np. imię)").fill("Świadectwo z awarii");
   await page.getByLabel("Treść").fill(TEXT);
   await page.getByLabel("Podpis (opcjonalnie)").fill("Jan z Wieliczki");
+  await page.getByLabel("Ukryte (szkic, niewidoczne na stronie)").check();
 
   proxy!.cut();
   await page.getByRole("button", { name: "dodaj" }).click();
@@ -77,6 +85,7 @@ test("a testimony sent during the outage comes back with everything typed, and s
   await expect(page.getByLabel("Tytuł")).toHaveValue("Świadectwo z awarii");
   await expect(page.getByLabel("Treść")).toHaveValue(TEXT);
   await expect(page.getByLabel("Podpis")).toHaveValue("Jan z Wieliczki");
+  await expect(page.getByRole("checkbox", { name: "Ukryte (szkic, niewidoczne na stronie)" })).toBeChecked();
 
   proxy!.restore();
   // The pool may need a moment to reconnect: sent again until it is saved.
@@ -166,5 +175,113 @@ test("the bin's and the devices' buttons answer in Polish during the outage, nev
   await signOutOthers.click();
   await expect(notSaved(page)).toBeVisible();
   await other.context().close();
+  await page.context().close();
+});
+
+test("a list reordered and an album saved during the outage stay as they were and say so in the page", async ({
+  browser,
+}) => {
+  // Tall enough that the whole album editor is on screen: a keyboard drag moves in even steps.
+  const page = await pastorPage(browser, { width: 1280, height: 2400 });
+  await page.goto("/strefapastora/sluzby");
+  const rows = page.locator(".ministries-edit > li");
+  const [first, second] = await rows.evaluateAll((li) => li.slice(0, 2).map((l) => l.getAttribute("aria-label")!));
+  if (js()) {
+    const handle = page.getByRole("button", { name: `przeciągnij „${second}”` });
+    await hydrated(handle);
+    proxy!.cut();
+    await keyboardMove(page, handle, "ArrowUp", 1);
+    await expect(refusedInPage(page)).toBeVisible();
+    await expect(rows.nth(0)).toHaveAttribute("aria-label", first);
+    await expect(rows.nth(1)).toHaveAttribute("aria-label", second);
+  } else {
+    proxy!.cut();
+    await page.getByRole("button", { name: `przesuń „${second}” wyżej` }).click();
+    await expect(notSaved(page)).toBeVisible();
+  }
+  proxy!.restore();
+  await page.goto("/strefapastora/sluzby");
+  await expect(rows.nth(0)).toHaveAttribute("aria-label", first);
+
+  // An album of the demo content: its photos dragged (with JavaScript), its title changed and saved.
+  await page.goto(`/strefapastora/galeria/edytuj/${encodeURIComponent("Koncert uwielbienia")}`);
+  const form = page.locator("form.gallery-form");
+  await hydrated(form);
+  const order = await editorOrder(page);
+  proxy!.cut();
+  if (js()) {
+    // Past the middle of the next row, in the list's 25 px steps, each step seen before the next.
+    const row = editorRows(page).first();
+    const presses = Math.ceil(((await row.boundingBox())!.height + 10) / 25);
+    await page.getByRole("button", { name: `Przenieś zdjęcie ${order[0]}` }).focus();
+    await page.keyboard.press("Space");
+    const start = (await row.boundingBox())!.y;
+    for (let i = 1; i <= presses; i++) {
+      await page.keyboard.press("ArrowDown");
+      await expect.poll(async () => Math.round((await row.boundingBox())!.y - start)).toBe(25 * i);
+    }
+    await page.keyboard.press("Space");
+    await expect(refusedInPage(page)).toBeVisible();
+    await expect.poll(() => editorOrder(page)).toEqual(order);
+  }
+  await page.getByLabel("TYTUŁ").fill("Koncert z awarii");
+  await page.getByRole("button", { name: "zapisz", exact: true }).click();
+  if (js()) {
+    await expect(form.locator("> p.form-error")).toContainText("Nie zapisano zmian: baza danych");
+    await expect(page.getByLabel("TYTUŁ")).toHaveValue("Koncert z awarii");
+  } else {
+    await expect(notSaved(page)).toBeVisible();
+    await expect(page.getByLabel("Tytuł")).toHaveValue("Koncert z awarii");
+  }
+  await page.context().close();
+});
+
+test("an article's delete, the /onas photos, two-factor and a page opened from a link answer in Polish during the outage", async ({
+  browser,
+}) => {
+  const page = await pastorPage(browser);
+  await page.goto("/strefapastora/artykuly");
+  const removeForm = page
+    .locator("form")
+    .filter({ has: page.getByRole("button", { name: /^usuń/ }) })
+    .first();
+  const remove = removeForm.getByRole("button", { name: /^usuń/ });
+  await hydrated(removeForm);
+  proxy!.cut();
+  if (js()) page.once("dialog", (dialog) => void dialog.accept());
+  await remove.click();
+  await expect(notSaved(page)).toBeVisible();
+
+  proxy!.restore();
+  await page.goto("/strefapastora/zdjecia-historii");
+  const description = page.getByLabel("Opis zdjęcia 1");
+  await hydrated(description);
+  await description.fill("Opis wpisany podczas awarii");
+  proxy!.cut();
+  await page.getByRole("button", { name: "zapisz opis" }).first().click();
+  if (js()) {
+    await expect(refusedInPage(page)).toBeVisible();
+    await expect(description).toHaveValue("Opis wpisany podczas awarii");
+  } else {
+    await expect(notSaved(page)).toBeVisible();
+    await expect(page.getByLabel("Opis zdjęcia")).toHaveValue("Opis wpisany podczas awarii");
+  }
+
+  proxy!.restore();
+  await page.goto("/strefapastora/weryfikacja-dwuetapowa");
+  const start = page.getByRole("button", { name: "włącz weryfikację dwuetapową" });
+  await hydrated(start);
+  proxy!.cut();
+  await start.click();
+  await expect(notSaved(page)).toBeVisible();
+
+  // A page opened from a link of a page already shown (with JavaScript, the router fetches its data).
+  proxy!.restore();
+  await page.goto("/strefapastora");
+  const link = page.getByRole("link", { name: "lista artykułów" });
+  await hydrated(link);
+  proxy!.cut();
+  await link.click();
+  await expect(page.getByRole("heading", { name: "Strefa pastora chwilowo niedostępna" })).toBeVisible();
   await page.context().close();
 });

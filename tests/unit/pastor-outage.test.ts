@@ -9,6 +9,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTcpProxy, throughProxy } from "../tcp-proxy";
 import { allowConsoleError } from "../helpers";
+import { decode } from "turbo-stream";
 
 // Before anything opens the database: every connection goes through the proxy.
 const realUrl = process.env.DATABASE_URL!;
@@ -17,7 +18,7 @@ const proxy = postgres ? await startTcpProxy({ host: "127.0.0.1", port: Number(n
 if (proxy) process.env.DATABASE_URL = throughProxy(realUrl, proxy.port);
 
 const { handleError } = await import("~/entry.server");
-const { pastorDoor } = await import("~/http/pastor-door.server");
+const { notSavedPage, pastorDoor } = await import("~/http/pastor-door.server");
 const { requestContext } = await import("~/http/request-context.server");
 const { unavailableResponse } = await import("~/http/unavailable.server");
 const { withDb } = await import("~/services/db.server");
@@ -32,6 +33,9 @@ const { resetDatabase, settle } = await import("../helpers");
 type Route = { loader?: (a: never) => unknown; action?: (a: never) => unknown };
 const ROUTES: Record<string, Route> = {
   "/strefapastora": panelRoute,
+  // The router's data requests (single fetch) for the same pages.
+  "/strefapastora.data": panelRoute,
+  "/strefapastora/dane-zboru.data": factsRoute,
   "/strefapastora/dane-zboru": factsRoute,
   "/strefapastora/artykuly/dodaj": addArticleRoute,
   "/strefapastora/wydarzenia/edytuj/1": editEventRoute,
@@ -237,5 +241,125 @@ describe.skipIf(!postgres)("the pastor area while the database is away", () => {
     expect(again.status).toBe(302);
     const page = await fetch(`${base}/strefapastora/dane-zboru`, { headers: { Cookie: cookie } });
     expect(((await page.json()) as { state: typeof facts }).state.values.name).toBe("Zbór po awarii");
+  });
+});
+
+/** A single-fetch body as Remix's browser code reads it (its redirect tag included). */
+async function decodeScriptAnswer(res: Response): Promise<unknown> {
+  const redirect = Symbol("SingleFetchRedirect");
+  const decoded = await decode(res.body!, {
+    plugins: [
+      (type: string, ...rest: unknown[]) =>
+        type === "SingleFetchRedirect" ? { value: { [redirect]: rest[0] } } : undefined,
+    ],
+  });
+  await decoded.done;
+  const value = decoded.value as Record<string | symbol, unknown>;
+  return redirect in value ? { redirect: value[redirect] } : value;
+}
+
+describe.skipIf(!postgres)("the router's data requests while the database is away", () => {
+  let cookie: string;
+  let csrf: string;
+
+  beforeAll(async () => {
+    await resetDatabase();
+    await addPastor();
+    cookie = await signIn();
+    csrf = (
+      (await (await fetch(`${base}/strefapastora/dane-zboru`, { headers: { Cookie: cookie } })).json()) as {
+        csrf: string;
+      }
+    ).csrf;
+  });
+
+  it("answers a script's post with an error the page shows, and a page's data with a reload of the page", async () => {
+    allowConsoleError();
+    proxy!.cut();
+    try {
+      const posted = await fetch(`${base}/strefapastora/dane-zboru.data`, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrf, name: "Zbór" }),
+      });
+      expect(posted.status).toBe(503);
+      expect(posted.headers.get("Content-Type")).toBe("text/x-script");
+      expect(await decodeScriptAnswer(posted)).toEqual({
+        data: { error: "Nie zapisano zmian: baza danych jest chwilowo niedostępna. Spróbuj ponownie za kilka sekund." },
+      });
+
+      const panel = await fetch(`${base}/strefapastora.data?_routes=root%2Croutes%2Fstrefapastora._index`, {
+        headers: { Cookie: cookie },
+      });
+      expect(panel.status).toBe(503);
+      expect(await decodeScriptAnswer(panel)).toEqual({
+        redirect: { redirect: "/strefapastora", status: 302, revalidate: false, reload: true, replace: true },
+      });
+    } finally {
+      proxy!.restore();
+    }
+  });
+});
+
+describe("the 'not saved' page's fields", () => {
+  const recorded = (fields: [string, string][]) => ({ fields, files: [], cut: false, multipart: false });
+
+  it("shows a form's checkboxes as checkboxes, ticked as they were sent", () => {
+    const html = notSavedPage(
+      "/strefapastora/swiadectwa/dodaj",
+      recorded([
+        ["csrf", "t"],
+        ["title", "Świadectwo"],
+        ["hidden", "1"],
+      ]),
+    );
+    expect(html).toMatch(/<input type="checkbox" id="pole-2" name="hidden" value="1" checked> Ukryte \(szkic/);
+    // Unticked (so not sent), it is there to be ticked.
+    const unticked = notSavedPage("/strefapastora/swiadectwa/edytuj/3", recorded([["title", "Świadectwo"]]));
+    expect(unticked).toMatch(/<input type="checkbox" id="pole-1" name="hidden" value="1">/);
+    // A button's form (nothing typed) gets none.
+    const button = notSavedPage(
+      "/strefapastora/swiadectwa",
+      recorded([
+        ["csrf", "t"],
+        ["intent", "delete"],
+        ["id", "3"],
+      ]),
+    );
+    expect(button).not.toContain('type="checkbox"');
+    // An event's days, named as the form names them; moving one date shows none of them.
+    const event = notSavedPage(
+      "/strefapastora/wydarzenia/dodaj",
+      recorded([
+        ["title", "Wieczór"],
+        ["day-FR", "1"],
+      ]),
+    );
+    expect(event).toContain('name="day-FR" value="1" checked> W dni: piątek</label>');
+    expect(event).toContain('name="allDay" value="1"> Cały dzień');
+    const moved = notSavedPage(
+      "/strefapastora/wydarzenia/edytuj/4/termin/2027-01-15",
+      recorded([
+        ["date", "2027-01-16"],
+        ["time", "18:00"],
+      ]),
+    );
+    expect(moved).not.toContain('type="checkbox"');
+    expect(moved).toContain(">Godzina<");
+  });
+
+  it("never writes a password or a code back into the page", () => {
+    const html = notSavedPage(
+      "/strefapastora/weryfikacja-dwuetapowa",
+      recorded([
+        ["csrf", "t"],
+        ["intent", "disable"],
+        ["codeOrPassword", "tajne-haslo-pastora"],
+      ]),
+    );
+    expect(html).not.toContain("tajne-haslo-pastora");
+    expect(html).toContain(
+      '<label for="pole-2">Kod z aplikacji lub hasło</label><input id="pole-2" name="codeOrPassword" type="password" required>',
+    );
   });
 });

@@ -30,7 +30,10 @@ export function GalleryEditor() {
   const photos = useAlbumPhotos(data, { csrf, formRef, fileRef });
 
   const values = actionData?.values ?? data.values;
-  const feedback = actionData?.feedback ?? data.feedback;
+  // `{ error }` alone is the answer while the database is away (app/http/pastor-door.server.ts):
+  // shown over the form, which still holds everything typed.
+  const outage = (actionData as { error?: unknown } | undefined)?.error;
+  const feedback = actionData?.feedback ?? (typeof outage === "string" ? { error: outage } : data.feedback);
   const { busy } = photos;
 
   const formAction = data.draftId ? `${data.pageUrl}?szkic=${encodeURIComponent(data.draftId)}` : data.pageUrl;

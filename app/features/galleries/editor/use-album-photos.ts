@@ -114,14 +114,16 @@ export function useAlbumPhotos(
               ? answer.error
               : "Nie udało się zapisać nowej kolejności. Odśwież stronę i spróbuj ponownie.",
         });
-        refresh();
+        // The database away: the page could not be read either, so the order the server has is the one loaded.
+        if (res?.status === 503) dispatch({ items: data.images });
+        else refresh();
         return false;
       }
       dispatch({ savingOrder: false, scriptError: null });
       draftRef.current = answer.draftId;
       return true;
     },
-    [commonFields, csrf, refresh],
+    [commonFields, csrf, refresh, data.images],
   );
 
   const uploadOne = (chosen: File, id: string) =>
@@ -181,7 +183,9 @@ export function useAlbumPhotos(
     const chosen = addedKeys(outcomes);
     if (chosen.length > 1) await saveOrder([...before, ...chosen]);
     dispatch({ uploading: false });
-    refresh();
+    // Every file lost on the way (the database away, say): the server has
+    // nothing new, and the page stays as it is, with everything typed.
+    if (!outcomes.every((o) => o.lost)) refresh();
   }
 
   /** 'ponów': one file of the last batch, sent again; the album keeps the order the files were chosen in. */
@@ -206,7 +210,7 @@ export function useAlbumPhotos(
       });
     }
     dispatch({ uploading: false });
-    refresh();
+    if (!last.outcomes[i].lost) refresh();
   }
 
   function onDragEnd({ active, over }: DragEndEvent) {
