@@ -19,6 +19,7 @@ import { FACT_LABELS } from "~/features/church/facts";
 import { DAY_LABELS, EVENT_LABELS } from "~/features/events/event-fields";
 import { TESTIMONY_LABELS } from "~/features/church/testimonies";
 import {
+  LOGIN_PATH,
   PASTOR_ARTICLES_PATH,
   PASTOR_EVENTS_PATH,
   PASTOR_FACTS_PATH,
@@ -47,6 +48,7 @@ setFieldLabels(`${PASTOR_EVENTS_PATH}/edytuj/*/termin`, {});
 setFieldLabels(PASTOR_TESTIMONIES_PATH, TESTIMONY_LABELS, { checkboxes: ["hidden"] });
 setFieldLabels(`${PASTOR_ARTICLES_PATH}/edytuj`, { changeImage: "Zmień zdjęcie" }, { checkboxes: ["changeImage"] });
 setFieldLabels(PASTOR_HISTORY_PHOTOS_PATH, { name: "Opis zdjęcia" });
+setFieldLabels(LOGIN_PATH, { email: "Login", password: "Hasło" });
 setFieldLabels(TWO_FACTOR_PATH, { code: "Kod z aplikacji", codeOrPassword: "Kod z aplikacji lub hasło" });
 
 // Requests that met an unreachable database (see handleError): answered 503.

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import busboy from "busboy";
+import { encode } from "turbo-stream";
 import { fallbackDocument } from "~/http/fallback-pages.server";
 import { CSRF_FIELD } from "~/lib/csrf";
 import { PANEL_PATH, isPastorPath } from "~/lib/paths";
@@ -241,41 +242,31 @@ export const AREA_DOWN_PAGE = page(
   `<h1>${PASTOR_OUTAGE.areaDown}</h1><p>${PASTOR_OUTAGE.areaDownText}</p><p><a href="${PANEL_PATH}">Odśwież</a> · <a href="/">Strona główna</a></p>`,
 );
 
+/** Marks the redirect that Remix's single-fetch client decodes as its own. */
+const REDIRECT = Symbol("SingleFetchRedirect");
+
 /**
- * A value in the turbo-stream form that Remix's single fetch decodes (flat:
- * every value once in an array, an object as `{"_<key's place>": value's place}`),
- * for the plain objects of strings, numbers and booleans answered here;
- * `tag` names a value the client's decoder turns into one of its own (a redirect).
+ * A value encoded as Remix's single fetch answers its data requests
+ * (turbo-stream, with the redirect tag of Remix's own encoder).
  */
-export function turboStream(value: Record<string, unknown>, tag?: string): string {
-  const flat: unknown[] = tag ? [[tag, 1]] : [];
-  const put = (v: unknown): number => {
-    const at = flat.length;
-    if (v !== null && typeof v === "object") {
-      const entry: Record<string, number> = {};
-      flat.push(entry);
-      for (const [key, inner] of Object.entries(v)) entry[`_${put(key)}`] = put(inner);
-    } else {
-      flat.push(v);
-    }
-    return at;
-  };
-  put(value);
-  return `${JSON.stringify(flat)}\n`;
+export async function turboStream(value: Record<string | symbol, unknown>): Promise<string> {
+  const stream = encode(value, {
+    plugins: [
+      (v: unknown) => (v && typeof v === "object" && REDIRECT in v ? ["SingleFetchRedirect", v[REDIRECT]] : undefined),
+    ],
+  });
+  return new Response(stream).text();
 }
 
 /** The answer to the router's data request that met the outage (see the module's comment). */
-export function scriptAnswer(method: string, url: string): string {
+export function scriptAnswer(method: string, url: string): Promise<string> {
   if (WRITES.has(method)) return turboStream({ data: { error: PASTOR_OUTAGE.json } });
   const address = new URL(url, "http://door");
   address.pathname = address.pathname.replace(/\.data$/, "");
   address.searchParams.delete("_routes");
   address.searchParams.delete("index");
   const page = address.pathname + address.search;
-  return turboStream(
-    { redirect: page, status: 302, revalidate: false, reload: true, replace: true },
-    "SingleFetchRedirect",
-  );
+  return turboStream({ [REDIRECT]: { redirect: page, status: 302, revalidate: false, reload: true, replace: true } });
 }
 
 type Next = () => void;
@@ -345,7 +336,7 @@ export function pastorDoor(req: IncomingMessage, res: ServerResponse, next: Next
     const accept = String(req.headers.accept ?? "");
     if (data) {
       res.setHeader("Content-Type", "text/x-script");
-      send(scriptAnswer(req.method ?? "GET", req.url ?? path));
+      send(await scriptAnswer(req.method ?? "GET", req.url ?? path));
       return;
     }
     if (accept.includes("application/json") && !accept.includes("text/html")) {

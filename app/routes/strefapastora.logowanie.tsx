@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { keepPageWhenNotSaved } from "~/components/forms";
 import { LoginRefusedError, authenticator, getUser, safeRedirect, verifySignInCode } from "~/features/auth/auth.server";
 import type { User } from "~/features/auth/users.server";
 import {
@@ -20,6 +21,8 @@ import { rememberDevice } from "~/features/auth/device-token.server";
 // The only public page of the pastor area; every other one calls requireUser.
 
 export const headers = signInHeaders;
+// A sign-in sent during a database outage stays on this page with its message and the typed e-mail.
+export const shouldRevalidate = keepPageWhenNotSaved;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));

@@ -67,6 +67,22 @@ const notSaved = (page: Page) => page.getByRole("heading", { name: "Nie zapisano
 /** What a page says beside its form when a script's post met the outage. */
 const refusedInPage = (page: Page) => page.getByRole("alert").filter({ hasText: "Nie zapisano zmian: baza danych" });
 
+test("a sign-in sent during the outage says so in Polish and keeps the e-mail", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: server!.base, javaScriptEnabled: js() });
+  const page = await context.newPage();
+  await page.goto("/strefapastora/logowanie");
+  await hydrated(page.locator("form.form"));
+  await page.getByLabel("Login").fill(EMAIL);
+  await page.getByLabel("Hasło").fill(PASSWORD);
+  proxy!.cut();
+  await page.getByRole("button", { name: "Login" }).click();
+  // With a script the sign-in page stays, saying so; without, the 'not saved' page shows the form again.
+  await expect(js() ? refusedInPage(page) : notSaved(page)).toBeVisible();
+  await expect(page.getByLabel("Login")).toHaveValue(EMAIL);
+  await expect(page.getByLabel("Hasło")).toHaveValue(js() ? PASSWORD : "");
+  await context.close();
+});
+
 test("a testimony sent during the outage comes back with everything typed, and saves once the database is back", async ({
   browser,
 }) => {
