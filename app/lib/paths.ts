@@ -79,6 +79,23 @@ export const PREVIEW_SUFFIX = "/podglad";
 export const galleryPreviewPath = (title: string) => `${pastorGalleryPath(title)}${PREVIEW_SUFFIX}`;
 export const editGalleryPath = (title: string) => `${EDIT_GALLERY_PREFIX}${titleSegment(title)}`;
 
+/**
+ * The title named by a `/galeria/{slug}` path segment, taken from the raw
+ * (still encoded) URL so that titles holding `/`, `%` or `?` round-trip.
+ */
+export function titleFromSlug(rawSegment: string): string | null {
+  if (rawSegment.length === 0 || rawSegment.length > 2000) return null;
+  let title: string;
+  try {
+    title = decodeURIComponent(rawSegment);
+  } catch {
+    return null;
+  }
+  // No album title holds control characters (they are refused on save), and
+  // Postgres refuses a NUL byte in a query outright.
+  return /[\u0000-\u001f\u007f]/.test(title) ? null : title;
+}
+
 /** True for the pastor area's own addresses (not for e.g. /strefapastoraX). */
 export function isPastorPath(pathname: string): boolean {
   return pathname === PANEL_PATH || pathname.startsWith(`${PANEL_PATH}/`);

@@ -4,7 +4,8 @@ import { useLoaderData } from "@remix-run/react";
 import { GalleryView } from "~/features/galleries/gallery-view";
 import { seo } from "~/features/seo/seo";
 import { describe } from "~/lib/text";
-import { getGalleryByTitle, titleFromSlug } from "~/features/galleries/galleries.server";
+import { getGalleryByTitle } from "~/features/galleries/galleries.server";
+import { titleFromSlug } from "~/lib/paths";
 import { GALLERIES_PATH } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -8,7 +8,7 @@ import { PhotoGrid } from "~/features/galleries/photo-grid";
 import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
-import { readForm, titleFromDetailPath } from "~/features/galleries/editor.server";
+import { readForm, titleFromDetailPath } from "~/http/album-request.server";
 import { DELETE_GALLERY_QUESTION } from "~/features/galleries/constants";
 import { seo } from "~/features/seo/seo";
 import { displayDate } from "~/lib/text";

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { FlashMessage } from "~/components/forms";
 import { readFlash } from "~/http/flash.server";
-import { titleFromPreviewPath } from "~/features/galleries/editor.server";
+import { titleFromPreviewPath } from "~/http/album-request.server";
 import { getGalleryByTitle } from "~/features/galleries/galleries.server";
 import { GalleryView } from "~/features/galleries/gallery-view";
 import { PreviewBar } from "~/features/publishing/publish-controls";

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/features/auth/auth.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { GalleryEditor } from "~/features/galleries/editor/gallery-editor";
-import { editorAction, editorLoader, titleFromEditPath } from "~/features/galleries/editor.server";
+import { editorAction, editorLoader } from "~/features/galleries/editor.server";
+import { titleFromEditPath } from "~/http/album-request.server";
 import { keepPageWhenNotSaved } from "~/components/forms";
 
 // A post that met the outage leaves the page as it is, its message shown (see keepPageWhenNotSaved).

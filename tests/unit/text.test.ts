@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { excerpt } from "~/features/articles/articles.server";
 import { dateFormat, describe as description, displayDate, splitLinks, todayIn, yearIn } from "~/lib/text";
-import { galleryPath } from "~/lib/paths";
-import { titleFromSlug } from "~/features/galleries/galleries.server";
+import { galleryPath, titleFromSlug } from "~/lib/paths";
 
 describe("displayDate", () => {
   it("shows ISO dates as they are", () => {

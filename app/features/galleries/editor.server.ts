@@ -1,7 +1,6 @@
 // Requests of the album editor (/strefapastora/galeria/dodaj and
 // /strefapastora/galeria/edytuj/{slug}) and of its script's upload and
 // reorder endpoint. The routes call requireUser first and hand over the user.
-import { readCapped } from "~/services/streams.server";
 import { data, redirect } from "@remix-run/node";
 import type { SessionUser } from "~/features/auth/auth.server";
 import { clock } from "~/services/clock.server";
@@ -26,20 +25,13 @@ import {
 import { addPhotos, hintFor, reportFor } from "~/features/galleries/draft-photos.server";
 import { isTitleTaken, saveGallery } from "~/features/galleries/save.server";
 import { instantToWallTime, publicationOf } from "~/features/publishing/publication.server";
-import {
-  type EditorImage,
-  getGalleryForEditor,
-  thumbnailUrl,
-  titleFromSlug,
-} from "~/features/galleries/galleries.server";
-import { UPLOAD_MESSAGES, type UploadResult, parseUpload } from "~/services/upload.server";
+import { type EditorImage, getGalleryForEditor, thumbnailUrl } from "~/features/galleries/galleries.server";
+import { readForm } from "~/http/album-request.server";
 import { dropKeptForm, getKeptForm } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM, keptFormMessage } from "~/features/kept-forms/messages";
 import {
   ADD_GALLERY_PATH,
-  EDIT_GALLERY_PREFIX,
   PASTOR_GALLERIES_PATH,
-  PREVIEW_SUFFIX,
   UNKNOWN_GALLERY_REDIRECT,
   editGalleryPath,
   galleryPreviewPath,
@@ -53,31 +45,6 @@ import {
  * request, so its batches have no limit.
  */
 export const MAX_FILES_PER_POST = 10;
-
-const FORM_BYTES = 1024 * 1024;
-
-/**
- * The album title in a pastor URL, read from the raw (still encoded) path
- * as the public page does, so that titles holding `/`, `%`, `?` or `#`
- * round-trip. Null when the path does not name one.
- */
-export function titleFromPastorPath(request: Request, prefix: string): string | null {
-  const { pathname } = new URL(request.url);
-  if (!pathname.startsWith(prefix)) return null;
-  // A literal slash is never part of a title (it is sent as %2F).
-  return titleFromSlug(pathname.slice(prefix.length).replace(/\/$/, ""));
-}
-
-export const titleFromEditPath = (request: Request) => titleFromPastorPath(request, EDIT_GALLERY_PREFIX);
-export const titleFromDetailPath = (request: Request) => titleFromPastorPath(request, `${PASTOR_GALLERIES_PATH}/`);
-
-/** The album title of /strefapastora/galeria/{slug}/podglad. */
-export function titleFromPreviewPath(request: Request): string | null {
-  const { pathname } = new URL(request.url);
-  const prefix = `${PASTOR_GALLERIES_PATH}/`;
-  if (!pathname.startsWith(prefix) || !pathname.endsWith(PREVIEW_SUFFIX)) return null;
-  return titleFromSlug(pathname.slice(prefix.length, -PREVIEW_SUFFIX.length));
-}
 
 export type EditorTarget =
   | { kind: "add" }
@@ -97,28 +64,6 @@ const emptyValues = (): GalleryValues => ({
   date: todayIn(church.timeZone, clock.now()),
   publishAt: "",
 });
-
-/** Reads a small url-encoded form, or a multipart one with its files streamed to temporary files. */
-export async function readForm(request: Request, { maxFiles = 0 } = {}): Promise<UploadResult> {
-  const type = request.headers.get("Content-Type") ?? "";
-  if (/^multipart\/form-data/i.test(type)) {
-    return parseUpload(
-      request,
-      maxFiles
-        ? { maxFiles, maxFieldBytes: FORM_BYTES }
-        : // A form without files: stray ones are kept small, then ignored.
-          { maxFiles: 5, maxFieldBytes: FORM_BYTES, maxFileBytes: FORM_BYTES, maxTotalBytes: FORM_BYTES + 64 * 1024 },
-    );
-  }
-  const fields = new URLSearchParams();
-  if (!/^application\/x-www-form-urlencoded/i.test(type) || !request.body) {
-    return { ok: false, status: 400, message: UPLOAD_MESSAGES.malformed, fields };
-  }
-  const body = await readCapped(request.body, FORM_BYTES);
-  if (!body) return { ok: false, status: 413, message: UPLOAD_MESSAGES.fieldTooLarge(FORM_BYTES), fields };
-  const text = new TextDecoder().decode(body);
-  return { ok: true, fields: new URLSearchParams(text), files: [], cleanup: async () => {} };
-}
 
 /** The fields the form sent; a field not sent keeps what the draft holds. */
 function typedValues(fields: URLSearchParams): Partial<GalleryValues> {

@@ -129,23 +129,6 @@ export async function getGalleryByTitle(
   };
 }
 
-/**
- * The title named by a `/galeria/{slug}` path segment, taken from the raw
- * (still encoded) URL so that titles holding `/`, `%` or `?` round-trip.
- */
-export function titleFromSlug(rawSegment: string): string | null {
-  if (rawSegment.length === 0 || rawSegment.length > 2000) return null;
-  let title: string;
-  try {
-    title = decodeURIComponent(rawSegment);
-  } catch {
-    return null;
-  }
-  // No album title holds control characters (they are refused on save), and
-  // Postgres refuses a NUL byte in a query outright.
-  return /[\u0000-\u001f\u007f]/.test(title) ? null : title;
-}
-
 // ---------------------------------------------------------------------------
 // Pastor area: listing, editing and deleting albums, and the files they own.
 
