@@ -52,6 +52,24 @@ function FieldError({ id, error }: { id: string; error?: string }) {
 }
 
 /** The stored event in words, for the conflict note. */
+/** One radio per label, in the labels' order; the first is chosen when the value names none of them. */
+function RadioChoices({ name, labels, value }: { name: string; labels: Record<string, string>; value: string }) {
+  const choices = Object.keys(labels);
+  const chosen = choices.includes(value) ? value : choices[0];
+  return choices.map((choice) => (
+    <p className="field checkbox-field" key={choice}>
+      <input
+        type="radio"
+        id={`event-${name}-${choice}`}
+        name={name}
+        value={choice}
+        defaultChecked={choice === chosen}
+      />
+      <label htmlFor={`event-${name}-${choice}`}>{labels[choice]}</label>
+    </p>
+  ));
+}
+
 function shown(v: EventFormValues) {
   const start = v.allDay ? `${v.startDate} (cały dzień)` : `${v.startDate} ${v.startTime}`;
   const end = v.allDay ? v.endDate : [v.endDate, v.endTime].filter(Boolean).join(" ");
@@ -171,18 +189,7 @@ export function EventForm({
       />
       <fieldset className="event-repeat">
         <legend>{EVENT_LABELS.repeat}</legend>
-        {(["none", "weekly", "monthly"] as const).map((r) => (
-          <p className="field checkbox-field" key={r}>
-            <input
-              type="radio"
-              id={`event-repeat-${r}`}
-              name="repeat"
-              value={r}
-              defaultChecked={values.repeat === r || (r === "none" && !["weekly", "monthly"].includes(values.repeat))}
-            />
-            <label htmlFor={`event-repeat-${r}`}>{REPEAT_LABELS[r]}</label>
-          </p>
-        ))}
+        <RadioChoices name="repeat" labels={REPEAT_LABELS} value={values.repeat} />
         <FieldError id="event-repeat-error" error={errors.repeat} />
         <Field
           label={
@@ -241,18 +248,7 @@ export function EventForm({
         </fieldset>
         <fieldset>
           <legend>{EVENT_LABELS.ends}</legend>
-          {(["never", "until", "count"] as const).map((r) => (
-            <p className="field checkbox-field" key={r}>
-              <input
-                type="radio"
-                id={`event-ends-${r}`}
-                name="ends"
-                value={r}
-                defaultChecked={values.ends === r || (r === "never" && !["until", "count"].includes(values.ends))}
-              />
-              <label htmlFor={`event-ends-${r}`}>{ENDS_LABELS[r]}</label>
-            </p>
-          ))}
+          <RadioChoices name="ends" labels={ENDS_LABELS} value={values.ends} />
           <Field
             label={EVENT_LABELS.untilDate}
             id="event-until"
