@@ -163,7 +163,15 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * loader data.
  */
 export async function requireUser(request: Request, { redirectTo = HOME_PATH } = {}): Promise<SessionUser> {
-  const { user, hadCookie } = await readSession(request);
+  return requireReadUser(request, await readSession(request), { redirectTo });
+}
+
+/** As requireUser, for a session the caller has already read (one read per request). */
+export async function requireReadUser(
+  request: Request,
+  { user, hadCookie }: Awaited<ReturnType<typeof readSession>>,
+  { redirectTo = HOME_PATH } = {},
+): Promise<SessionUser> {
   if (!user) {
     // A revoked or expired session's cookie is cleared on the way out.
     throw redirect(redirectTo, hadCookie ? { headers: { "Set-Cookie": await clearSessionCookie() } } : undefined);

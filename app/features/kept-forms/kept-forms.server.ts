@@ -8,7 +8,7 @@
 import crypto from "node:crypto";
 import { redirect } from "@remix-run/node";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
-import { requireUser, type SessionUser } from "~/features/auth/auth.server";
+import { requireReadUser, type SessionUser } from "~/features/auth/auth.server";
 import { isSameOrigin } from "~/features/auth/csrf.server";
 import { deviceOwner, touchDevice } from "~/features/auth/device-token.server";
 import { clearSessionCookie, readSession } from "~/features/auth/session.server";
@@ -342,14 +342,14 @@ export async function requireUserOrKeep(
   { form, path, reply = "page" }: { form: KeptFormKind; path?: string; reply?: "page" | "json" },
   store: Storage = storage(),
 ): Promise<SessionUser> {
-  const { user, hadCookie } = await readSession(request);
-  if (user) return requireUser(request);
+  const session = await readSession(request);
+  if (session.user) return requireReadUser(request, session);
   // A forgotten device, or a removed account's, names no row: nothing is kept for it.
   const device = await deviceOwner(request);
-  if (!device || !isSameOrigin(request)) return requireUser(request);
+  if (!device || !isSameOrigin(request)) return requireReadUser(request, session);
   const posted = await readPostedForm(request, form !== "album-details");
   if (posted === "too-large") throw formTooLarge();
-  if (!posted) return requireUser(request);
+  if (!posted) return requireReadUser(request, session);
   const back = path ?? pageOf(request);
   let id: string;
   try {
@@ -368,13 +368,13 @@ export async function requireUserOrKeep(
   } catch (error) {
     // Storage or database down: answered as without a device token.
     logger.error({ err: error }, "keeping a form after its session ended failed");
-    return requireUser(request);
+    return requireReadUser(request, session);
   } finally {
     await posted.cleanup();
   }
   const to = signInAndBack(back, id);
   const headers = new Headers({ "Cache-Control": "no-store" });
-  if (hadCookie) headers.append("Set-Cookie", await clearSessionCookie());
+  if (session.hadCookie) headers.append("Set-Cookie", await clearSessionCookie());
   if (reply === "json") throw Response.json({ redirectTo: to }, { headers });
   throw redirect(to, { headers });
 }
