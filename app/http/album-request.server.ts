@@ -11,7 +11,7 @@ const FORM_BYTES = 1024 * 1024;
  * as the public page does, so that titles holding `/`, `%`, `?` or `#`
  * round-trip. Null when the path does not name one.
  */
-export function titleFromPastorPath(request: Request, prefix: string): string | null {
+function titleFromPastorPath(request: Request, prefix: string): string | null {
   const { pathname } = new URL(request.url);
   if (!pathname.startsWith(prefix)) return null;
   // A literal slash is never part of a title (it is sent as %2F).
