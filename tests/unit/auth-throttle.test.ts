@@ -13,7 +13,7 @@ const { clock } = await import("~/services/clock.server");
 const { LOGIN_LIMITS, addressKey, perEmailDelayMs } = await import("~/features/auth/sign-in-limits.server");
 const { clientAddressOf } = await import("~/http/front-door.server");
 const { db } = await import("~/services/db.server");
-const { loginFailures } = await import("~/services/schema");
+const { activityLog, loginFailures } = await import("~/services/schema");
 const { PASTOR, addPastor, cookieHeader, cookiesFrom, submitLogin } = await import("../auth-helpers");
 
 const MIN = 60 * 1000;
@@ -145,6 +145,15 @@ describe("per address", () => {
     }
     expect(statuses.filter((s) => s === 400).length).toBe(LOGIN_LIMITS.perAddressAndEmail);
     expect((await submitLogin(PASTOR, { address: "198.51.100.4" })).status).toBe(429);
+    // Refusals arriving at once still make one line of the history for the address.
+    const lines = await (
+      await db()
+    )
+      .select({ action: activityLog.action, address: activityLog.address })
+      .from(activityLog);
+    expect(lines.filter((l) => l.action === "sign_in_refused")).toEqual([
+      { action: "sign_in_refused", address: "198.51.100.4" },
+    ]);
   });
 
   it("refuses the same way whether or not the e-mail exists", async () => {

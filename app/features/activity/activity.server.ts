@@ -76,27 +76,33 @@ export async function recordRefusedSignIn({
   at?: Date;
 }): Promise<void> {
   const shown = Array.from(typed.trim()).slice(0, TYPED_TEXT_MAX).join("");
-  await withDb(async (db) => {
-    const updated = await db
-      .update(activityLog)
-      .set({ count: sql`${activityLog.count} + 1`, subjectTitle: shown })
-      .where(
-        and(
-          eq(activityLog.action, "sign_in_refused"),
-          address === null ? isNull(activityLog.address) : eq(activityLog.address, address),
-          gt(activityLog.at, since),
-        ),
-      )
-      .returning({ id: activityLog.id });
-    if (updated.length > 0) return;
-    await db.insert(activityLog).values({
-      at,
-      actor: "",
-      action: "sign_in_refused",
-      subjectTitle: shown,
-      address,
-    });
-  });
+  await withDb((db) =>
+    db.transaction(async (tx) => {
+      // Refusals from one address arrive in parallel: one at a time per
+      // address, so two never both find no line and add two (whose later
+      // updates, each touching both, would deadlock).
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`sign_in_refused:${address ?? ""}`}, 0))`);
+      const updated = await tx
+        .update(activityLog)
+        .set({ count: sql`${activityLog.count} + 1`, subjectTitle: shown })
+        .where(
+          and(
+            eq(activityLog.action, "sign_in_refused"),
+            address === null ? isNull(activityLog.address) : eq(activityLog.address, address),
+            gt(activityLog.at, since),
+          ),
+        )
+        .returning({ id: activityLog.id });
+      if (updated.length > 0) return;
+      await tx.insert(activityLog).values({
+        at,
+        actor: "",
+        action: "sign_in_refused",
+        subjectTitle: shown,
+        address,
+      });
+    }),
+  );
 }
 
 /** Entries on one page of the history. */
