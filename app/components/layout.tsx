@@ -1,5 +1,5 @@
 import { NavLink } from "@remix-run/react";
-import { church, navigation } from "~/content/church";
+import { TIME_ZONE, navigation } from "~/content/site";
 import { useSiteNames } from "~/features/seo/json-ld";
 import { Logo } from "~/components/logo";
 import { yearIn } from "~/lib/text";
@@ -43,7 +43,7 @@ export function SiteFooter({ showPastorLink }: { showPastorLink: boolean }) {
   return (
     <footer className="site-footer">
       <p>
-        Copyright © {yearIn(church.timeZone)} {site.footerName}
+        Copyright © {yearIn(TIME_ZONE)} {site.footerName}
       </p>
       <p className="footer-links">
         <a href={PRIVACY_PATH}>Polityka prywatności</a>

@@ -4,15 +4,9 @@
  * live in the database and are edited in the pastor area.
  */
 import type { ChurchFacts } from "~/features/church/facts";
-import {
-  ABOUT_PATH,
-  CALENDAR_PATH,
-  CONTACT_PATH,
-  GALLERIES_PATH,
-  HOME_PATH,
-  MINISTRIES_PATH,
-  NEWS_PATH,
-} from "~/lib/paths";
+import { TIME_ZONE, sampleSiteNames } from "~/content/site";
+
+export { navigation } from "~/content/site";
 
 export type Weekday = "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
 
@@ -72,7 +66,7 @@ export function meetingTime(m: Pick<Meeting, "days" | "start" | "end" | "everyWe
 export const meeting = (m: Omit<Meeting, "when">): Meeting => ({ ...m, when: meetingTime(m) });
 
 export const church = {
-  timeZone: "Europe/Warsaw",
+  timeZone: TIME_ZONE,
 
   // A new site's sample events (app/features/events/samples.server.ts): the
   // page text and the structured data come from the events, these seed them.
@@ -100,10 +94,7 @@ export const church = {
  * as a sample until then). The database holds the real ones.
  */
 export const sampleFacts: ChurchFacts = {
-  name: "Kościół Zielonoświątkowy w Wieliczce",
-  headerLine1: "Kościół zielonoświątkowy",
-  headerLine2: "Zbór w Wieliczce",
-  footerName: "Kościół Zielonoświątkowy Zbór w Wieliczce",
+  ...sampleSiteNames,
   street: "ul. Marszałka Józefa Piłsudskiego 105",
   postalCode: "32-020",
   city: "Wieliczka",
@@ -199,16 +190,6 @@ export const sampleMinistries: { name: string; people: string[]; description: st
   { name: "Służba techniczna", people: ["Krzysztof Jankowski", "Bartosz Mazur"], description: "" },
   { name: "Skarbnik", people: ["Barbara Krawczyk"], description: "" },
 ];
-
-export const navigation = [
-  { to: HOME_PATH, label: "Strona główna" },
-  { to: ABOUT_PATH, label: "O nas" },
-  { to: NEWS_PATH, label: "Aktualności" },
-  { to: GALLERIES_PATH, label: "Galeria" },
-  { to: MINISTRIES_PATH, label: "Służby" },
-  { to: CALENDAR_PATH, label: "Kalendarz" },
-  { to: CONTACT_PATH, label: "Kontakt" },
-] as const;
 
 export const privacyPolicy = {
   heading: "POLITYKA PRYWATNOŚCI RODO",

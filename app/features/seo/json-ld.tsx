@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useNonce } from "~/lib/document-context";
-import { sampleFacts } from "~/content/church";
+import { sampleSiteNames } from "~/content/site";
 import { type RootData, jsonLdText } from "~/features/seo/seo";
 import type { SiteNames } from "~/features/church/facts";
 
@@ -18,5 +18,5 @@ export function useOrigin(): string {
 
 /** The congregation's names for the header and footer (from the root loader; the samples before it ran). */
 export function useSiteNames(): SiteNames {
-  return (useRouteLoaderData("root") as RootData | undefined)?.site ?? sampleFacts;
+  return (useRouteLoaderData("root") as RootData | undefined)?.site ?? sampleSiteNames;
 }

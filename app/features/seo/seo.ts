@@ -6,7 +6,8 @@
  * parent's rather than adding to it.
  */
 import type { MetaArgs, MetaDescriptor } from "@remix-run/node";
-import { type Meeting, church, sampleFacts } from "~/content/church";
+import type { Meeting } from "~/content/church";
+import { TIME_ZONE, sampleSiteNames } from "~/content/site";
 import type { PublicFacts, SiteNames } from "~/features/church/facts";
 import { dateFormat, trimEndWhile } from "~/lib/text";
 import { HOME_PATH, NEWS_PATH, RSS_PATH, articlePath, isPastorPath } from "~/lib/paths";
@@ -61,7 +62,7 @@ export function originOf(matches: Args["matches"]): string {
 /** The congregation's name, from the root loader (the sample one before it ran). */
 export function siteNameOf(matches: Args["matches"]): string {
   const root = matches.find((m) => m.id === "root")?.data as RootData | undefined;
-  return root?.site?.name ?? sampleFacts.name;
+  return root?.site?.name ?? sampleSiteNames.name;
 }
 
 /**
@@ -157,7 +158,7 @@ function idTime(id: string): Date | null {
  * free-text date falls back to the creation time in the id; with neither
  * the time is unknown (null).
  */
-export function publishedAt(article: { id: string; date: string }, timeZone: string = church.timeZone): Date | null {
+export function publishedAt(article: { id: string; date: string }, timeZone: string = TIME_ZONE): Date | null {
   const created = idTime(article.id);
   const m = ISO_DAY.exec(article.date.trim());
   if (!m) return created;
@@ -220,7 +221,7 @@ function meetingEvent(m: Meeting, address: PublicFacts["address"]) {
       ...(m.monthWeek
         ? { byMonthWeek: m.monthWeek, repeatFrequency: "P1M" }
         : { repeatFrequency: `P${m.everyWeeks ?? 1}W` }),
-      scheduleTimezone: church.timeZone,
+      scheduleTimezone: TIME_ZONE,
     },
   };
 }
