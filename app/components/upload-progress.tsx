@@ -1,6 +1,5 @@
 import { useNavigate } from "@remix-run/react";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
-import { shrinkFormPhotos } from "~/lib/shrink-photo";
 
 /**
  * Upload forms (a photo plus text) sent with a progress bar.
@@ -138,8 +137,10 @@ export function useUploadForm<Refusal>(url: string): UploadForm<Refusal> {
       // The previous answer goes, so the next one is announced afresh.
       setData(undefined);
       setFailure(null);
-      // A phone's photo leaves small (app/lib/shrink-photo.ts); the server still checks everything.
-      void shrinkFormPhotos(typed)
+      // A phone's photo leaves small (app/lib/shrink-photo.ts, loaded on the first submit, so the
+      // page opens without it); the server still checks everything.
+      void import("~/lib/shrink-photo")
+        .then(({ shrinkFormPhotos }) => shrinkFormPhotos(typed))
         .catch(() => typed)
         .then((body) => {
           if (!mounted.current || sending.current !== pending) return null;

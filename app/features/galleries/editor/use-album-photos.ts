@@ -8,7 +8,7 @@ import type { DragEndEvent } from "@dnd-kit/core";
 import type { ClientImage, PhotosResponse } from "~/features/galleries/editor.server";
 import { batchReport } from "~/features/galleries/constants";
 import { initialPhotos, photosReducer, progressOf } from "~/features/galleries/editor/photos-state";
-import { type SendOutcome, sendPhoto } from "~/features/galleries/editor/send-photo";
+import type { SendOutcome } from "~/features/galleries/editor/send-photo";
 import type { UploadItem } from "~/features/galleries/editor/upload-list";
 import { CSRF_FIELD, CSRF_HEADER } from "~/lib/csrf";
 import { GALLERY_PHOTOS_PATH } from "~/lib/paths";
@@ -126,15 +126,17 @@ export function useAlbumPhotos(
     [commonFields, csrf, refresh, data.images],
   );
 
-  const uploadOne = (chosen: File, id: string) =>
-    sendPhoto(
-      chosen,
-      id,
-      csrf,
-      commonFields,
-      (patch) => dispatch(progressOf(id, patch)),
-      (draftId) => (draftRef.current = draftId),
-    );
+  // The shrinking and sending code is loaded with the first photo sent: the page opens without it.
+  const uploadOne = async (chosen: File, id: string): Promise<SendOutcome> => {
+    const update = (patch: Partial<UploadItem>) => dispatch(progressOf(id, patch));
+    const sender = await import("~/features/galleries/editor/send-photo").catch(() => null);
+    if (!sender) {
+      const reason = "nie udało się wysłać pliku, sprawdź połączenie";
+      update({ phase: "failed", message: `${chosen.name}: ${reason}`, lost: true });
+      return { reason, lost: true };
+    }
+    return sender.sendPhoto(chosen, id, csrf, commonFields, update, (draftId) => (draftRef.current = draftId));
+  };
 
   async function uploadChosen(event: MouseEvent<HTMLButtonElement>) {
     event.preventDefault();
