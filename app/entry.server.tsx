@@ -10,6 +10,7 @@ import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified } from "~/h
 import { yearIn } from "~/lib/text";
 import { siteCss } from "~/http/inline-css.server";
 import { DocumentContext } from "~/lib/document-context";
+import { PUBLIC_SCRIPT } from "~/lib/public-script";
 import { applySecurityHeaders, createNonce } from "~/http/security-headers.server";
 import { contentKey } from "~/services/content-version.server";
 import { logger } from "~/services/logger.server";
@@ -89,7 +90,7 @@ export default async function handleRequest(
   let html: Buffer;
   try {
     const stream = await renderToReadableStream(
-      <DocumentContext.Provider value={{ nonce, inlineCss: siteCss() }}>
+      <DocumentContext.Provider value={{ nonce, inlineCss: siteCss(), publicScript: PUBLIC_SCRIPT }}>
         <RemixServer context={remixContext} url={request.url} nonce={nonce} />
       </DocumentContext.Provider>,
       { nonce, signal: rendering.signal },

@@ -15,8 +15,8 @@ import type { ReactNode } from "react";
 import { SiteFooter, SiteHeader } from "~/components/layout";
 import { siteOrigin } from "~/services/config.server";
 import { siteNamesForLayout } from "~/features/church/facts.server";
-import { useInlineCss, useNonce } from "~/lib/document-context";
-import { HEAD_SCRIPT, PUBLIC_SCRIPT } from "~/lib/public-script";
+import { useInlineCss, useNonce, usePublicScript } from "~/lib/document-context";
+import { HEAD_SCRIPT } from "~/lib/public-script";
 import { type RootData, seo } from "~/features/seo/seo";
 import { HOME_PATH, PASTOR_FACTS_PATH } from "~/lib/paths";
 import styles from "~/styles/app.css";
@@ -58,6 +58,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const hydrate = useHydrate();
   const inlineCss = useInlineCss();
+  const publicScript = usePublicScript();
   const { pathname } = useLocation();
   return (
     <html lang="pl">
@@ -83,7 +84,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <Scripts nonce={nonce} />
           </>
         ) : (
-          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PUBLIC_SCRIPT }} />
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: publicScript }} />
         )}
       </body>
     </html>

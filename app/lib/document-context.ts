@@ -1,16 +1,19 @@
 import { createContext, useContext } from "react";
 
 /**
- * What the server hands the document shell: the per-request CSP nonce and
- * the site stylesheet's text for inlining on public pages. Empty in the
- * browser, where neither is needed.
+ * What the server hands the document shell: the per-request CSP nonce, and
+ * the site stylesheet's text and the script that public pages inline. Empty
+ * in the browser, where none is needed (hydrated pages run React instead),
+ * so the pastor pages' code does not carry the public script's text.
  */
 export interface DocumentContextValue {
   nonce: string;
   inlineCss: string | null;
+  publicScript: string;
 }
 
-export const DocumentContext = createContext<DocumentContextValue>({ nonce: "", inlineCss: null });
+export const DocumentContext = createContext<DocumentContextValue>({ nonce: "", inlineCss: null, publicScript: "" });
 
 export const useNonce = () => useContext(DocumentContext).nonce;
 export const useInlineCss = () => useContext(DocumentContext).inlineCss;
+export const usePublicScript = () => useContext(DocumentContext).publicScript;
