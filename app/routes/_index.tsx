@@ -8,7 +8,7 @@ import { cookieNotice } from "~/content/church";
 import { currentMeetings } from "~/features/events/events.server";
 import { pageFacts } from "~/features/church/facts.server";
 import { policyAccepted } from "~/http/cookie-notice.server";
-import { churchJsonLd } from "~/features/seo/seo";
+import { churchJsonLd } from "~/features/seo/structured-data";
 import { ACCEPT_COOKIES_PATH, NEWS_PATH, PRIVACY_PATH } from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {

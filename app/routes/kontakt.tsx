@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { TransferDetails } from "~/features/giving/donation";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { MapEmbed } from "~/components/map";
-import { churchJsonLd } from "~/features/seo/seo";
+import { churchJsonLd } from "~/features/seo/structured-data";
 import { pageFacts } from "~/features/church/facts.server";
 import { currentMeetings } from "~/features/events/events.server";
 import { seo } from "~/features/seo/seo";

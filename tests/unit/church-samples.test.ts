@@ -13,7 +13,7 @@ import {
   samplesToFill,
   saveFacts,
 } from "~/features/church/facts.server";
-import { churchJsonLd } from "~/features/seo/seo";
+import { churchJsonLd } from "~/features/seo/structured-data";
 import { config, readConfig } from "~/services/config.server";
 import { loader as homeLoader } from "~/routes/_index";
 import { loader as contactLoader } from "~/routes/kontakt";

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "~/services/config.server";
 import { church, meetingTime, sampleFacts } from "~/content/church";
 import { publicFacts } from "~/features/church/facts.server";
-import { canonicalPath, churchJsonLd, jsonLdText, newsArticleJsonLd, seo } from "~/features/seo/seo";
+import { canonicalPath, jsonLdText, seo } from "~/features/seo/seo";
+import { churchJsonLd, newsArticleJsonLd } from "~/features/seo/structured-data";
 
 const ORIGIN = "https://zbor.example.org";
 const S = "https://schema.org/";
