@@ -50,3 +50,17 @@ export async function readForm(request: Request, { maxFiles = 0 } = {}): Promise
   const text = new TextDecoder().decode(body);
   return { ok: true, fields: new URLSearchParams(text), files: [], cleanup: async () => {} };
 }
+
+/** Reads the form, hands it to `use`, and removes its temporary files once `use` is done. */
+export async function withForm<T>(
+  request: Request,
+  options: { maxFiles?: number },
+  use: (form: UploadResult) => Promise<T>,
+): Promise<T> {
+  const form = await readForm(request, options);
+  try {
+    return await use(form);
+  } finally {
+    if (form.ok) await form.cleanup();
+  }
+}

@@ -1,4 +1,4 @@
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { flashCookieHeader, redirectWithFlash } from "~/http/flash.server";
 import type { UploadReply } from "~/lib/upload-reply";
 
@@ -26,4 +26,9 @@ export async function uploadReply<Refusal>(outcome: FormOutcome<Refusal>) {
   }
   const reply: UploadReply<Refusal> = { refused: outcome.refused };
   return Response.json(reply, { status: outcome.status, headers });
+}
+
+/** A redirect a feature chose, with the one-time message it left, if any. */
+export async function redirectReply({ redirectTo, flash }: { redirectTo: string; flash?: string }) {
+  return flash === undefined ? redirect(redirectTo) : redirectWithFlash(redirectTo, flash);
 }

@@ -1,6 +1,6 @@
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
-import type { editorAction, editorLoader } from "~/features/galleries/editor.server";
+import type { EditorFormReply, EditorPageData } from "~/features/galleries/editor.server";
 import { FlashMessage } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar, useCsrfToken } from "~/components/pastor";
@@ -21,8 +21,8 @@ import { PublicationBadge, PublishAtField, SaveDraftButton } from "~/features/pu
  * (useAlbumPhotos).
  */
 export function GalleryEditor() {
-  const data = useLoaderData<typeof editorLoader>();
-  const actionData = useActionData<typeof editorAction>();
+  const data = useLoaderData<EditorPageData>();
+  const actionData = useActionData<EditorFormReply>();
   const hydrated = useHydrated();
   const csrf = useCsrfToken();
   const formRef = useRef<HTMLFormElement>(null);
