@@ -2,7 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { keepPageWhenNotSaved } from "~/components/forms";
-import { LoginRefusedError, authenticator, getUser, safeRedirect, verifySignInCode } from "~/features/auth/auth.server";
+import {
+  LoginRefusedError,
+  authenticator,
+  getUser,
+  safeRedirect,
+  signInCookies,
+  verifySignInCode,
+} from "~/features/auth/auth.server";
 import type { User } from "~/features/auth/users.server";
 import {
   clearPendingSignInCookie,
@@ -15,8 +22,6 @@ import { CSRF_FIELD } from "~/lib/csrf";
 import { readSmallForm } from "~/http/small-form.server";
 import { signInHeaders } from "~/http/cache.server";
 import { clientAddress } from "~/http/request-context.server";
-import { createSession, destroySession } from "~/features/auth/session.server";
-import { rememberDevice } from "~/features/auth/device-token.server";
 
 // The only public page of the pastor area; every other one calls requireUser.
 
@@ -49,18 +54,15 @@ function refused(error: unknown, email: string, step?: "code") {
   });
 }
 
-/** A new session for the user, as at every sign-in, and the way to where he was going. */
+/** A new session for the user (see signInCookies), and the way to where he was going. */
 async function signedIn(request: Request, user: User, redirectTo: string) {
-  // A new id at every sign-in; a session this browser had before ends.
-  await destroySession(request);
-  const headers = new Headers({
-    "Set-Cookie": await createSession(user.id, {
-      userAgent: request.headers.get("User-Agent"),
-      address: clientAddress(),
-    }),
-  });
-  headers.append("Set-Cookie", await rememberDevice(request, user.id, request.headers.get("User-Agent")));
-  headers.append("Set-Cookie", await clearPendingSignInCookie());
+  const headers = new Headers();
+  const browser = {
+    cookies: request.headers.get("Cookie"),
+    userAgent: request.headers.get("User-Agent"),
+    address: clientAddress(),
+  };
+  for (const cookie of await signInCookies(user.id, browser)) headers.append("Set-Cookie", cookie);
   return redirect(redirectTo, { headers });
 }
 

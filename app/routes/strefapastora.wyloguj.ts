@@ -12,5 +12,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  return redirect(HOME_PATH, { headers: { "Set-Cookie": await destroySession(request) } });
+  return redirect(HOME_PATH, { headers: { "Set-Cookie": await destroySession(request.headers.get("Cookie")) } });
 }

@@ -3,13 +3,20 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { clock } from "~/services/clock.server";
 import { forbidden, isSameOrigin, readSubmittedToken, tokensEqual } from "~/features/auth/csrf.server";
-import { hasDeviceToken } from "~/features/auth/device-token.server";
+import { hasDeviceToken, rememberDevice } from "~/features/auth/device-token.server";
+import { clearPendingSignInCookie } from "~/features/auth/pending-sign-in.server";
 import { LOGIN_LIMITS, beginLoginAttempt } from "~/features/auth/sign-in-limits.server";
 import { recordActivityNow, recordRefusedSignIn } from "~/features/activity/activity.server";
 import { clientAddress } from "~/http/request-context.server";
 import { type User, findUserById, verifyLogin } from "~/features/auth/users.server";
 import { twoFactorEnabled, verifySecondFactor } from "~/features/auth/two-factor.server";
-import { clearSessionCookie, readSession, type SessionUser } from "~/features/auth/session.server";
+import {
+  type SessionUser,
+  clearSessionCookie,
+  createSession,
+  destroySession,
+  readSession,
+} from "~/features/auth/session.server";
 import { HOME_PATH, LOGIN_PATH, PANEL_PATH } from "~/lib/paths";
 
 export type { SessionUser } from "~/features/auth/session.server";
@@ -137,6 +144,29 @@ export async function confirmUnderLimits<T>(
   }
   await attempt.succeeded();
   return result;
+}
+
+/** The browser a sign-in comes from, as its request tells. */
+export interface SigningBrowser {
+  /** Its Cookie header: the session it had, the device token it carries. */
+  cookies: string | null;
+  userAgent: string | null;
+  address: string | null;
+}
+
+/**
+ * A new session for the user, as at every sign-in: a session this browser
+ * had before ends (a new id each time), a new one starts, the browser is
+ * remembered as one of the account's devices, and a pending code step is
+ * over. Returns the Set-Cookie header values for the reply, in order.
+ */
+export async function signInCookies(userId: number, browser: SigningBrowser): Promise<string[]> {
+  await destroySession(browser.cookies);
+  return [
+    await createSession(userId, { userAgent: browser.userAgent, address: browser.address }),
+    await rememberDevice(browser.cookies, userId, browser.userAgent),
+    await clearPendingSignInCookie(),
+  ];
 }
 
 /** The signed-in user, or null; for pages that are public but differ when signed in. */

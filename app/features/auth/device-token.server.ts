@@ -40,8 +40,9 @@ function deviceCookie(): Cookie {
 // Only a hash is stored: a copy of the table does not yield usable cookies.
 const rowId = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
-async function tokenOf(request: Request): Promise<string | null> {
-  const value: unknown = await deviceCookie().parse(request.headers.get("Cookie"));
+/** The token in a browser's Cookie header, or null. */
+async function tokenOf(cookies: string | null): Promise<string | null> {
+  const value: unknown = await deviceCookie().parse(cookies);
   return typeof value === "string" && TOKEN.test(value) ? value : null;
 }
 
@@ -51,7 +52,7 @@ async function tokenOf(request: Request): Promise<string | null> {
  * names no row matches nothing.
  */
 export async function deviceIdOf(request: Request): Promise<string | null> {
-  const token = await tokenOf(request);
+  const token = await tokenOf(request.headers.get("Cookie"));
   return token ? rowId(token) : null;
 }
 
@@ -108,11 +109,16 @@ export async function touchDevice(id: string): Promise<void> {
  * At sign-in: the browser's device of this account is used again (its cookie
  * renewed for a year), or a new one is remembered. A token of another account
  * is replaced, and its row goes: no browser carries it any more. Devices
- * unused for a year are forgotten here. Returns the Set-Cookie header.
+ * unused for a year are forgotten here. `cookies` is the browser's Cookie
+ * header. Returns the Set-Cookie header.
  */
-export async function rememberDevice(request: Request, userId: number, userAgent: string | null): Promise<string> {
+export async function rememberDevice(
+  cookies: string | null,
+  userId: number,
+  userAgent: string | null,
+): Promise<string> {
   const now = clock.now();
-  const carried = await tokenOf(request);
+  const carried = await tokenOf(cookies);
   const bounded = userAgent?.slice(0, 512) ?? null;
   const token = await withDb(async (db) => {
     await db.delete(devices).where(lt(devices.lastUsedAt, new Date(now.getTime() - DEVICE_MAX_AGE_MS)));

@@ -60,8 +60,8 @@ function csrfTokenFor(sid: string): string {
   return crypto.createHmac("sha256", sid).update("csrf").digest("base64url");
 }
 
-async function readSessionId(request: Request): Promise<string | null> {
-  const session = await sessionStorage().getSession(request.headers.get("Cookie"));
+async function readSessionId(cookies: string | null): Promise<string | null> {
+  const session = await sessionStorage().getSession(cookies);
   const sid = session.get("sid");
   return typeof sid === "string" && /^[A-Za-z0-9_-]{43}$/.test(sid) ? sid : null;
 }
@@ -98,7 +98,7 @@ export async function createSession(
  * cookie (revoked or expired session) from none at all.
  */
 export async function readSession(request: Request): Promise<{ user: SessionUser | null; hadCookie: boolean }> {
-  const sid = await readSessionId(request);
+  const sid = await readSessionId(request.headers.get("Cookie"));
   if (!sid) return { user: null, hadCookie: false };
   const now = clock.now();
   const [row] = await withDb((db) =>
@@ -139,9 +139,12 @@ export async function readSession(request: Request): Promise<{ user: SessionUser
   };
 }
 
-/** Ends this request's session on the server; returns a Set-Cookie header that clears the cookie. */
-export async function destroySession(request: Request): Promise<string> {
-  const sid = await readSessionId(request);
+/**
+ * Ends the session a browser's cookies name (its Cookie header) on the
+ * server; returns a Set-Cookie header that clears the cookie.
+ */
+export async function destroySession(cookies: string | null): Promise<string> {
+  const sid = await readSessionId(cookies);
   if (sid) await withDb((db) => db.delete(sessions).where(eq(sessions.id, rowId(sid))));
   return clearSessionCookie();
 }
