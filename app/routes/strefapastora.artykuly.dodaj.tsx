@@ -5,13 +5,15 @@ import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { Field } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { pageReply } from "~/http/form-reply.server";
-import { keptArticleForm, submitArticleForm } from "~/features/articles/article-form.server";
+import { ARTICLE_UPLOAD_LIMITS, keptArticleForm, submitArticleForm } from "~/features/articles/article-form.server";
 import { ArticleForm, HeaderField, TextField } from "~/features/articles/article-form";
 import { ADD_ARTICLE_PATH, ADD_ARTICLE_UPLOAD_PATH, PASTOR_ARTICLES_PATH } from "~/lib/paths";
+import { withUpload } from "~/http/upload-request.server";
+import { KEPT_PARAM } from "~/features/kept-forms/messages";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const kept = await keptArticleForm(request, user, "add");
+  const kept = await keptArticleForm(new URL(request.url).searchParams.get(KEPT_PARAM), user, "add");
   return {
     csrf: user.csrf,
     kept: kept ? { key: kept.key, photo: kept.photo, message: kept.message, values: kept.values } : null,
@@ -21,7 +23,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   // A post after the session ended is kept, and brought back after sign-in.
   const user = await requireUserOrKeep(request, { form: "article-add", path: ADD_ARTICLE_PATH });
-  return pageReply(await submitArticleForm(request, { kind: "add" }, user));
+  return withUpload(request, ARTICLE_UPLOAD_LIMITS, async (upload) =>
+    pageReply(await submitArticleForm(upload, { kind: "add" }, user)),
+  );
 }
 
 export default function AddArticle() {

@@ -7,12 +7,14 @@ import { Field } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { Photo } from "~/components/picture";
 import { pageReply } from "~/http/form-reply.server";
-import { keptArticleForm, submitArticleForm } from "~/features/articles/article-form.server";
+import { ARTICLE_UPLOAD_LIMITS, keptArticleForm, submitArticleForm } from "~/features/articles/article-form.server";
 import { ArticleForm, HeaderField, TextField } from "~/features/articles/article-form";
 import { getArticle } from "~/features/articles/articles.server";
 import { instantToWallTime } from "~/features/publishing/publication.server";
 import { isCalendarDate } from "~/lib/text";
 import { PASTOR_ARTICLES_PATH, editArticlePath, editArticleUploadPath } from "~/lib/paths";
+import { withUpload } from "~/http/upload-request.server";
+import { KEPT_PARAM } from "~/features/kept-forms/messages";
 
 const PREVIEW_HEIGHT = 150;
 
@@ -24,7 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // A date input shows only YYYY-MM-DD; an older free-text date is shown
   // beside it and kept when no new date is chosen.
   const iso = isCalendarDate(date);
-  const kept = await keptArticleForm(request, user, "edit");
+  const kept = await keptArticleForm(new URL(request.url).searchParams.get(KEPT_PARAM), user, "edit");
   // A kept edit still counts from the version it began from: what changed meanwhile is not overwritten unseen.
   const keptVersion = Number(kept?.fields.version);
   return {
@@ -47,7 +49,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   // A post after the session ended is kept, and brought back after sign-in.
   const user = await requireUserOrKeep(request, { form: "article-edit", path: editArticlePath(params.id ?? "") });
-  return pageReply(await submitArticleForm(request, { kind: "edit", id: params.id ?? "" }, user));
+  return withUpload(request, ARTICLE_UPLOAD_LIMITS, async (upload) =>
+    pageReply(await submitArticleForm(upload, { kind: "edit", id: params.id ?? "" }, user)),
+  );
 }
 
 export default function EditArticle() {

@@ -2,9 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireUser } from "~/features/auth/auth.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
-import { submitArticleForm } from "~/features/articles/article-form.server";
+import { ARTICLE_UPLOAD_LIMITS, submitArticleForm } from "~/features/articles/article-form.server";
 import { uploadReply } from "~/http/form-reply.server";
 import { editArticlePath } from "~/lib/paths";
+import { withUpload } from "~/http/upload-request.server";
 
 // The edit form's upload route: the page's script posts the same form here
 // and gets JSON (app/components/upload-progress.tsx). Nothing to show on a GET.
@@ -20,5 +21,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     path: editArticlePath(params.id ?? ""),
     reply: "json",
   });
-  return uploadReply(await submitArticleForm(request, { kind: "edit", id: params.id ?? "" }, user));
+  return withUpload(request, ARTICLE_UPLOAD_LIMITS, async (upload) =>
+    uploadReply(await submitArticleForm(upload, { kind: "edit", id: params.id ?? "" }, user)),
+  );
 }

@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [{ flash, headers }, stored, kept] = await Promise.all([
     readFlash(request),
     readFactsFresh(),
-    keptFactsForm(request, user),
+    keptFactsForm(new URL(request.url).searchParams.get(KEPT_PARAM), user),
   ]);
   const form = factsForm(stored.facts);
   return data(

@@ -13,12 +13,13 @@ import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { ADD_TESTIMONY_PATH, PASTOR_TESTIMONIES_PATH } from "~/lib/paths";
 import { LONG_FORM_MAX_BYTES, readSmallForm } from "~/http/small-form.server";
+import { KEPT_PARAM } from "~/features/kept-forms/messages";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Nowe świadectwo" });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const kept = await keptTestimonyForm(request, user, "add");
+  const kept = await keptTestimonyForm(new URL(request.url).searchParams.get(KEPT_PARAM), user, "add");
   return {
     email: user.email,
     csrf: user.csrf,

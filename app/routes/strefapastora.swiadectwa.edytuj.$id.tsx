@@ -14,6 +14,7 @@ import { UPLOAD_MESSAGES } from "~/services/upload.server";
 import { seo } from "~/features/seo/seo";
 import { PASTOR_TESTIMONIES_PATH, editTestimonyPath } from "~/lib/paths";
 import { LONG_FORM_MAX_BYTES, readSmallForm } from "~/http/small-form.server";
+import { KEPT_PARAM } from "~/features/kept-forms/messages";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Edycja świadectwa" });
 
@@ -24,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const testimony = await getPastorTestimony(idOf(params.id));
   if (!testimony) return data({ email: user.email, csrf: user.csrf, testimony: null, kept: null }, { status: 404 });
-  const kept = await keptTestimonyForm(request, user, "edit");
+  const kept = await keptTestimonyForm(new URL(request.url).searchParams.get(KEPT_PARAM), user, "edit");
   return {
     email: user.email,
     csrf: user.csrf,

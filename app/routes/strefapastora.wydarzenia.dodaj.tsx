@@ -4,7 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
-import { keptEventForm, submitEventUpload } from "~/features/events/event-form.server";
+import { EVENT_UPLOAD_LIMITS, keptEventForm, submitEventUpload } from "~/features/events/event-form.server";
 import { EMPTY_EVENT_FORM } from "~/features/events/event-fields";
 import { EventForm } from "~/features/events/event-form";
 import { BackLink } from "~/components/layout";
@@ -12,6 +12,7 @@ import { PastorBar } from "~/components/pastor";
 import { redirectWithFlash } from "~/http/flash.server";
 import { seo } from "~/features/seo/seo";
 import { ADD_EVENT_PATH, PASTOR_EVENTS_PATH } from "~/lib/paths";
+import { withUpload } from "~/http/upload-request.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Nowe wydarzenie" });
 
@@ -29,7 +30,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   // A post after the session ended is kept, and brought back after sign-in.
   const user = await requireUserOrKeep(request, { form: "event-add", path: ADD_EVENT_PATH });
-  const outcome = await submitEventUpload(request, { kind: "add" }, user);
+  const outcome = await withUpload(request, EVENT_UPLOAD_LIMITS, (upload) =>
+    submitEventUpload(upload, { kind: "add" }, user),
+  );
   if (outcome.ok) return redirectWithFlash(PASTOR_EVENTS_PATH, outcome.message);
   return data({ error: outcome.error, refused: outcome.refused }, { status: outcome.status });
 }

@@ -6,7 +6,12 @@ import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
 import { getPastorEvent, nextOccurrences } from "~/features/events/events-admin.server";
 import { dayAndTime } from "~/features/events/event-fields";
-import { eventFormOf, keptEventForm, submitEventUpload } from "~/features/events/event-form.server";
+import {
+  EVENT_UPLOAD_LIMITS,
+  eventFormOf,
+  keptEventForm,
+  submitEventUpload,
+} from "~/features/events/event-form.server";
 import { EventForm } from "~/features/events/event-form";
 import { photoViews } from "~/features/events/event-photo.server";
 import { PublicationBadge } from "~/features/publishing/publish-controls";
@@ -16,6 +21,7 @@ import { DOCUMENT_POST, FlashMessage } from "~/components/forms";
 import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { seo } from "~/features/seo/seo";
 import { PASTOR_EVENTS_PATH, editEventPath, eventOccurrenceAdminPath } from "~/lib/paths";
+import { withUpload } from "~/http/upload-request.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Edycja wydarzenia" });
 
@@ -57,7 +63,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // A post after the session ended is kept, and brought back after sign-in.
   const user = await requireUserOrKeep(request, { form: "event-edit", path: editEventPath(idOf(params.id)) });
   const id = idOf(params.id);
-  const outcome = await submitEventUpload(request, { kind: "edit", id }, user);
+  const outcome = await withUpload(request, EVENT_UPLOAD_LIMITS, (upload) =>
+    submitEventUpload(upload, { kind: "edit", id }, user),
+  );
   if (outcome.ok) return redirectWithFlash(PASTOR_EVENTS_PATH, outcome.message);
   return data({ error: outcome.error, refused: outcome.refused }, { status: outcome.status });
 }

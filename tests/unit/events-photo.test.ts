@@ -10,7 +10,8 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { binEvent, addEvent, getPastorEvent, updateEvent } from "~/features/events/events-admin.server";
-import { submitEventUpload } from "~/features/events/event-form.server";
+import { EVENT_UPLOAD_LIMITS, submitEventUpload } from "~/features/events/event-form.server";
+import { withUpload } from "~/http/upload-request.server";
 import { EMPTY_EVENT_FORM, type EventFormValues } from "~/features/events/event-fields";
 import { eventPageLoader } from "~/features/events/event-page.server";
 import { eventJsonLd } from "~/features/events/event-json-ld";
@@ -112,13 +113,19 @@ describe("adding an event with a photo", () => {
     const body = new FormData();
     for (const [k, v] of Object.entries({ title: "Chrzest", startDate: "2030-07-01", startTime: "" })) body.set(k, v);
     body.set("image", new Blob([await fs.readFile((await photo()).input)], { type: "image/jpeg" }), "chrzest.jpg");
-    const post = () => new Request("http://localhost/strefapastora/wydarzenia/dodaj", { method: "POST", body });
-    const refused = await submitEventUpload(post(), { kind: "add" }, pastor);
+    // Read as the page's action reads it.
+    const post = () =>
+      withUpload(
+        new Request("http://localhost/strefapastora/wydarzenia/dodaj", { method: "POST", body }),
+        EVENT_UPLOAD_LIMITS,
+        (upload) => submitEventUpload(upload, { kind: "add" }, pastor),
+      );
+    const refused = await post();
     expect(refused).toMatchObject({ ok: false, status: 400, refused: { photoLost: true } });
     expect(await eventFiles()).toEqual([]);
 
     body.set("startTime", "10:00");
-    const saved = await submitEventUpload(post(), { kind: "add" }, pastor);
+    const saved = await post();
     if (!saved.ok) throw new Error(JSON.stringify(saved));
     const stored = await getPastorEvent(saved.id);
     expect(await filesExist(storedPhotoOf(stored!)!)).not.toContain(false);

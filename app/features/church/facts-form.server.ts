@@ -44,11 +44,11 @@ export function typedFacts(form: URLSearchParams): FactsFormState["values"] {
 }
 
 export async function keptFactsForm(
-  request: Request,
+  keptId: string | null,
   user: Pick<SessionUser, "email">,
 ): Promise<(KeptFormView & FactsFormState) | null> {
   const kept = await getKeptForm({
-    id: new URL(request.url).searchParams.get(KEPT_PARAM),
+    id: keptId,
     user,
     form: "church-facts",
   });

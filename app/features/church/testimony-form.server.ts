@@ -93,12 +93,12 @@ export async function submitTestimonyForm(
 
 /** The form kept for this page (?zachowane=key), if it is the user's and of this kind. */
 export async function keptTestimonyForm(
-  request: Request,
+  keptId: string | null,
   user: Pick<SessionUser, "email">,
   kind: "add" | "edit",
 ): Promise<(KeptFormView & { values: TestimonyFormValues; version: number }) | null> {
   const kept = await getKeptForm({
-    id: new URL(request.url).searchParams.get(KEPT_PARAM),
+    id: keptId,
     user,
     form: kind === "add" ? "testimony-add" : "testimony-edit",
   });

@@ -16,7 +16,7 @@ import { EVENT_MESSAGES, type EventErrors, type EventFormValues } from "~/featur
 import { DAY_CODES } from "~/features/events/recurrence";
 import type { EventPhotoUpload } from "~/features/events/event-photo.server";
 import { dropKeptForm, getKeptForm, keptFormView, keptPhotoBytes } from "~/features/kept-forms/kept-forms.server";
-import { parseUpload } from "~/services/upload.server";
+import type { UploadResult } from "~/services/upload.server";
 import { KEPT_PARAM, type KeptFormView } from "~/features/kept-forms/messages";
 
 export interface EventRefusal {
@@ -34,20 +34,20 @@ export type EventOutcome =
   | { ok: true; message: string; id: number }
   | { ok: false; status: 400 | 404 | 409 | 413 | 503; error: string; refused: EventRefusal | null };
 
-// One photo and the form's fields (each weekday is a checkbox of its own).
-const UPLOAD_LIMITS = { maxFiles: 1, maxFields: 60 };
+/** One photo and the form's fields (each weekday is a checkbox of its own). The routes read the post with these. */
+export const EVENT_UPLOAD_LIMITS = { maxFiles: 1, maxFields: 60 };
 
 /**
- * Reads the multipart form and its photo (or the kept form's photo, when
- * none is chosen again), saves the event, and says what came of it. The
- * caller has checked the session.
+ * Saves the event the multipart form carried (as the route read it, with
+ * EVENT_UPLOAD_LIMITS) with its photo (or the kept form's photo, when none
+ * is chosen again), and says what came of it. The caller has checked the
+ * session.
  */
 export async function submitEventUpload(
-  request: Request,
+  upload: UploadResult,
   target: { kind: "add" } | { kind: "edit"; id: number },
   user: Pick<SessionUser, "id" | "email">,
 ): Promise<EventOutcome> {
-  const upload = await parseUpload(request, UPLOAD_LIMITS);
   if (!upload.ok) {
     const typed = typedEvent(Object.fromEntries(upload.fields));
     return {
@@ -57,28 +57,24 @@ export async function submitEventUpload(
       refused: { ...typed, errors: {}, photoLost: true },
     };
   }
-  try {
-    const file = upload.files.find((f) => f.field === "image" && f.size > 0);
-    const kept = file
-      ? null
-      : await getKeptForm({
-          id: upload.fields.get(KEPT_PARAM),
-          user,
-          form: target.kind === "add" ? "event-add" : "event-edit",
-        });
-    const keptBytes = kept ? await keptPhotoBytes(kept) : null;
-    const photo = file
-      ? { input: file.path, name: file.name }
-      : keptBytes
-        ? { input: keptBytes, name: kept?.photo?.name ?? "" }
-        : null;
-    const outcome = await submitEventForm(upload.fields, target, user, photo);
-    return !outcome.ok && outcome.refused && file
-      ? { ...outcome, refused: { ...outcome.refused, photoLost: true } }
-      : outcome;
-  } finally {
-    await upload.cleanup();
-  }
+  const file = upload.files.find((f) => f.field === "image" && f.size > 0);
+  const kept = file
+    ? null
+    : await getKeptForm({
+        id: upload.fields.get(KEPT_PARAM),
+        user,
+        form: target.kind === "add" ? "event-add" : "event-edit",
+      });
+  const keptBytes = kept ? await keptPhotoBytes(kept) : null;
+  const photo = file
+    ? { input: file.path, name: file.name }
+    : keptBytes
+      ? { input: keptBytes, name: kept?.photo?.name ?? "" }
+      : null;
+  const outcome = await submitEventForm(upload.fields, target, user, photo);
+  return !outcome.ok && outcome.refused && file
+    ? { ...outcome, refused: { ...outcome.refused, photoLost: true } }
+    : outcome;
 }
 
 const text = z.string().max(100_000).catch("");
