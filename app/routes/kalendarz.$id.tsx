@@ -1,14 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EventPage } from "~/features/events/event-page";
 import { eventJsonLd } from "~/features/events/event-json-ld";
-import { eventPageLoader } from "~/features/events/event-page.server";
+import { eventPage } from "~/features/events/event-page.server";
 import { JsonLd, useOrigin } from "~/features/seo/json-ld";
 import { seo } from "~/features/seo/seo";
 
 // Also the page of one occurrence of a recurring event (kalendarz.$id_.$day.tsx).
-export function loader({ params }: LoaderFunctionArgs) {
-  return eventPageLoader(params.id, params.day ?? null);
+export async function loader({ params }: LoaderFunctionArgs) {
+  const { page, status } = await eventPage(params.id, params.day ?? null);
+  return data(page, { status });
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>

@@ -13,7 +13,7 @@ import { binEvent, addEvent, getPastorEvent, updateEvent } from "~/features/even
 import { EVENT_UPLOAD_LIMITS, submitEventUpload } from "~/features/events/event-form.server";
 import { withUpload } from "~/http/upload-request.server";
 import { EMPTY_EVENT_FORM, type EventFormValues } from "~/features/events/event-fields";
-import { eventPageLoader } from "~/features/events/event-page.server";
+import { eventPage } from "~/features/events/event-page.server";
 import { eventJsonLd } from "~/features/events/event-json-ld";
 import { EVENT_IMAGE_FOLDER, storedPhotoOf } from "~/features/events/event-photo.server";
 import { cleanupGalleryDrafts } from "~/features/galleries/cleanup.server";
@@ -84,8 +84,7 @@ describe("adding an event with a photo", () => {
     const meta = await sharp(Buffer.concat(chunks)).metadata();
     expect(meta.exif).toBeUndefined();
 
-    const page = await eventPageLoader(String(id), null);
-    const { e, path: pagePath, address } = page.data;
+    const { e, path: pagePath, address } = (await eventPage(String(id), null)).page;
     expect(e?.image?.srcSet).toMatch(/\.webp 480w/);
     const ld = eventJsonLd(ORIGIN, pagePath!, e!, address);
     expect(ld.image).toEqual([expect.stringMatching(/^https:\/\/zbor\.example\.org\/.+\.jpe?g$/)]);

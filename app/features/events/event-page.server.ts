@@ -1,4 +1,3 @@
-import { data } from "@remix-run/node";
 import type { EventPageData } from "~/features/events/event-page";
 import { publicFacts, readFacts } from "~/features/church/facts.server";
 import { occurrencePage } from "~/features/events/calendar.server";
@@ -27,13 +26,13 @@ export function withOffset(instant: Date): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
-/** The loader of an occurrence's page (404 with the page's message when there is none). */
-export async function eventPageLoader(id: string | undefined, day: string | null) {
+/** The data of an occurrence's page, and its status (404 with the page's message when there is none). */
+export async function eventPage(id: string | undefined, day: string | null) {
   const [found, stored] = await Promise.all([occurrencePage(id ?? "", day), readFacts()]);
   // Where the congregation meets: an event's place when it names none, and the address search engines show.
   const { street, postalCode, city } = publicFacts(stored).address;
   const address = `${street}, ${postalCode} ${city}`;
-  if (!found) return data({ e: null as EventPageData | null, path: null as string | null, address }, { status: 404 });
+  if (!found) return { status: 404, page: { e: null as EventPageData | null, path: null as string | null, address } };
   const { event, occurrence: o, label, time } = found;
   const e: EventPageData = {
     id: event.id,
@@ -50,5 +49,8 @@ export async function eventPageLoader(id: string | undefined, day: string | null
     allDay: o.allDay,
     ...photoViews(event),
   };
-  return data({ e, path: calendarEventPath(event.id, event.repeat === "none" ? null : o.key), address });
+  return {
+    status: 200,
+    page: { e, path: calendarEventPath(event.id, event.repeat === "none" ? null : o.key), address },
+  };
 }
