@@ -8,6 +8,13 @@ import regexp from "eslint-plugin-regexp";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+const NO_ROUTE_OR_BOOT = {
+  group: ["~/routes/*", "~/boot/*", "**/routes/*", "**/boot/*"],
+  message: "Features and components never import a route or boot.",
+};
+const REQUEST_RULE =
+  "Features take plain values and return plain results: the route reads the request and builds the reply (app/http/ helps).";
+
 export default tseslint.config(
   {
     ignores: [
@@ -86,16 +93,35 @@ export default tseslint.config(
   {
     files: ["app/features/**", "app/components/**"],
     rules: {
+      "no-restricted-imports": ["error", { patterns: [NO_ROUTE_OR_BOOT] }],
+    },
+  },
+  {
+    // Routes own request → reply: features take plain values (fields, files
+    // as read, ids from the address) and return plain results. Only the
+    // session guards (requireUser, requireUserOrKeep) and the sign-in they
+    // stand on read the request's cookies and throw the redirect themselves.
+    files: ["app/features/**/*.server.ts"],
+    ignores: ["app/features/auth/**", "app/features/kept-forms/kept-forms.server.ts"],
+    rules: {
       "no-restricted-imports": [
         "error",
         {
-          patterns: [
+          patterns: [NO_ROUTE_OR_BOOT],
+          paths: [
             {
-              group: ["~/routes/*", "~/boot/*", "**/routes/*", "**/boot/*"],
-              message: "Features and components never import a route or boot.",
+              name: "@remix-run/node",
+              importNames: ["data", "json", "redirect", "redirectDocument", "replace"],
+              message: REQUEST_RULE,
             },
           ],
         },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "TSTypeReference[typeName.name=/^(Request|Response|Headers)$/]", message: REQUEST_RULE },
+        { selector: "NewExpression[callee.name=/^(Request|Response|Headers)$/]", message: REQUEST_RULE },
+        { selector: "MemberExpression[object.name='Response']", message: REQUEST_RULE },
       ],
     },
   },

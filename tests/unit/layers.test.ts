@@ -1,5 +1,6 @@
-// The layering rule is lint's, so a change that breaks it fails `npm test`:
-// services/, http/ and lib/ never import a feature or a route.
+// The layering rules are lint's, so a change that breaks them fails `npm test`:
+// services/, http/ and lib/ never import a feature or a route, and features
+// never read a request nor build a reply.
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
@@ -43,5 +44,35 @@ describe("import layers", () => {
     expect(await layerErrors("app/boot/x.server.ts", feature)).toEqual([]);
     const service = 'import { config } from "~/services/config.server";\nvoid config;\n';
     expect(await layerErrors("app/features/articles/x.server.ts", service)).toEqual([]);
+  });
+});
+
+describe("request → reply belongs to routes", () => {
+  const feature = "app/features/galleries/x.server.ts";
+
+  it("refuses a feature that takes a Request or builds a reply", async () => {
+    const cases = [
+      'export const f = (request: Request) => new URL(request.url).searchParams.get("szkic");\n',
+      'import { redirect } from "@remix-run/node";\nexport const f = () => redirect("/");\n',
+      'import { data } from "@remix-run/node";\nexport const f = () => data({}, { status: 400 });\n',
+      "export const f = () => Response.json({}, { status: 409 });\n",
+      'export const f = () => new Headers({ "Cache-Control": "no-store" });\n',
+    ];
+    for (const code of cases) {
+      expect(await layerErrors(feature, code), code).toEqual([expect.stringContaining("Features take plain values")]);
+    }
+  });
+
+  it("lets routes and http/ do it, and the session guards read the request", async () => {
+    const code =
+      'import { redirect } from "@remix-run/node";\nexport const f = (request: Request) => redirect(request.url);\n';
+    for (const file of ["app/routes/x.tsx", "app/http/x.server.ts", "app/features/auth/x.server.ts"]) {
+      expect(await layerErrors(file, code), file).toEqual([]);
+    }
+  });
+
+  it("still refuses a route imported from a feature's server module", async () => {
+    const code = 'import { loader } from "~/routes/_index";\nvoid loader;\n';
+    expect(await layerErrors(feature, code)).toEqual([expect.stringContaining("never import a route")]);
   });
 });
