@@ -32,11 +32,12 @@ export const shouldRevalidate = keepPageWhenNotSaved;
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));
   if (await getUser(request)) throw redirect(redirectTo);
-  const { token, setCookie } = await loginCsrfToken(request);
+  const cookies = request.headers.get("Cookie");
+  const { token, setCookie } = await loginCsrfToken(cookies);
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (setCookie) headers.append("Set-Cookie", setCookie);
   // After a right password of an account with a second factor: the code.
-  const step = (await readPendingSignIn(request)) ? "code" : "password";
+  const step = (await readPendingSignIn(cookies)) ? "code" : "password";
   return data({ redirectTo, csrf: token, step }, { headers });
 }
 
@@ -75,9 +76,10 @@ export async function action({ request }: ActionFunctionArgs) {
   headers.delete("Content-Length");
   headers.set("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8");
   request = new Request(request.url, { method: request.method, headers, body: form.toString() });
+  const cookies = request.headers.get("Cookie");
   const intent = form.get("intent");
   const email = String(form.get("email") ?? "").slice(0, 254);
-  if (!(await isValidLoginCsrf(request, form.get(CSRF_FIELD)))) {
+  if (!(await isValidLoginCsrf(cookies, form.get(CSRF_FIELD)))) {
     const expired = { error: "Formularz wygasł. Spróbuj ponownie.", email };
     return data<ActionResult>(intent === "code" ? { ...expired, step: "code" } : expired, { status: 403 });
   }
@@ -86,7 +88,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(LOGIN_PATH, { headers: { "Set-Cookie": await clearPendingSignInCookie() } });
   }
   if (intent === "code") {
-    const pending = await readPendingSignIn(request);
+    const pending = await readPendingSignIn(cookies);
     const expired = async () =>
       data<ActionResult>(
         { error: "Czas na wpisanie kodu minął. Zaloguj się ponownie.", email: "" },
@@ -95,7 +97,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!pending) return expired();
     let user;
     try {
-      user = await verifySignInCode(request, pending.userId, String(form.get("code") ?? ""));
+      user = await verifySignInCode(cookies, pending.userId, String(form.get("code") ?? ""));
     } catch (error) {
       return refused(error, "", "code");
     }

@@ -78,7 +78,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "regenerate":
       try {
-        const codes = await confirmUnderLimits(request, user.email, () =>
+        const codes = await confirmUnderLimits(request.headers.get("Cookie"), user.email, () =>
           regenerateRecoveryCodes({ userId: user.id, code: form.code }),
         );
         return data<Result>({ intent: "regenerate", recoveryCodes: codes });
@@ -87,7 +87,7 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     case "disable":
       try {
-        await confirmUnderLimits(request, user.email, () =>
+        await confirmUnderLimits(request.headers.get("Cookie"), user.email, () =>
           disableTwoFactor({ userId: user.id, email: user.email, codeOrPassword: form.codeOrPassword }),
         );
       } catch (error) {

@@ -130,8 +130,7 @@ describe("remembered devices", () => {
   });
 
   /** True while the browser's device token is one of the account's remembered devices. */
-  const remembered = (cookie: string, email = PASTOR.email) =>
-    hasDeviceToken(request("/strefapastora/logowanie", { headers: { Cookie: cookie } }), email);
+  const remembered = (cookie: string, email = PASTOR.email) => hasDeviceToken(cookie, email);
   const tokenOf = (cookie: string) => /(?:^|; )device=([^;]*)/.exec(cookie)![1];
   const rows = async () => (await db()).select().from(devices);
   const deviceIdOf = async (cookie: string) => (await open(cookie)).data!.remembered.find((d) => d.current)!.id;

@@ -67,7 +67,7 @@ authenticator.use(
     const attempt = await beginLoginAttempt({
       address,
       email,
-      trustedDevice: await hasDeviceToken(request, email),
+      trustedDevice: await hasDeviceToken(request.headers.get("Cookie"), email),
       now,
     });
     if (!attempt.allowed) {
@@ -95,7 +95,7 @@ authenticator.use(
  * refused with the same messages. Null when the account is gone or no
  * longer has a second factor: sign-in starts again.
  */
-export async function verifySignInCode(request: Request, userId: number, code: string): Promise<User | null> {
+export async function verifySignInCode(cookies: string | null, userId: number, code: string): Promise<User | null> {
   const user = await findUserById(userId);
   if (!user || !(await twoFactorEnabled(user.id))) return null;
   const address = clientAddress();
@@ -103,7 +103,7 @@ export async function verifySignInCode(request: Request, userId: number, code: s
   const attempt = await beginLoginAttempt({
     address,
     email: user.email,
-    trustedDevice: await hasDeviceToken(request, user.email),
+    trustedDevice: await hasDeviceToken(cookies, user.email),
     now,
   });
   if (!attempt.allowed) {
@@ -126,14 +126,14 @@ export async function verifySignInCode(request: Request, userId: number, code: s
  * Throws LoginRefusedError ("invalid-code" when `check` says no).
  */
 export async function confirmUnderLimits<T>(
-  request: Request,
+  cookies: string | null,
   email: string,
   check: () => Promise<T | null | false>,
 ): Promise<T> {
   const attempt = await beginLoginAttempt({
     address: clientAddress(),
     email,
-    trustedDevice: await hasDeviceToken(request, email),
+    trustedDevice: await hasDeviceToken(cookies, email),
     now: clock.now(),
   });
   if (!attempt.allowed) throw new LoginRefusedError(attempt.reason, attempt.retryAfterSeconds);

@@ -146,15 +146,15 @@ function loginCsrfCookie() {
   return loginCookie;
 }
 
-/** This browser's login-form token, and a Set-Cookie header when it is new. */
-export async function loginCsrfToken(request: Request): Promise<{ token: string; setCookie: string | null }> {
-  const existing = await loginCsrfCookie().parse(request.headers.get("Cookie"));
+/** This browser's login-form token (read from its Cookie header), and a Set-Cookie header when it is new. */
+export async function loginCsrfToken(cookies: string | null): Promise<{ token: string; setCookie: string | null }> {
+  const existing = await loginCsrfCookie().parse(cookies);
   if (typeof existing === "string" && existing.length === 43) return { token: existing, setCookie: null };
   const token = crypto.randomBytes(32).toString("base64url");
   return { token, setCookie: await loginCsrfCookie().serialize(token) };
 }
 
-export async function isValidLoginCsrf(request: Request, submitted: unknown): Promise<boolean> {
-  const expected = await loginCsrfCookie().parse(request.headers.get("Cookie"));
+export async function isValidLoginCsrf(cookies: string | null, submitted: unknown): Promise<boolean> {
+  const expected = await loginCsrfCookie().parse(cookies);
   return typeof expected === "string" && tokensEqual(submitted, expected);
 }

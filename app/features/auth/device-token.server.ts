@@ -52,7 +52,11 @@ async function tokenOf(cookies: string | null): Promise<string | null> {
  * names no row matches nothing.
  */
 export async function deviceIdOf(request: Request): Promise<string | null> {
-  const token = await tokenOf(request.headers.get("Cookie"));
+  return deviceIdIn(request.headers.get("Cookie"));
+}
+
+async function deviceIdIn(cookies: string | null): Promise<string | null> {
+  const token = await tokenOf(cookies);
   return token ? rowId(token) : null;
 }
 
@@ -77,9 +81,9 @@ async function findDevice(id: string): Promise<RememberedDevice | null> {
   return row ?? null;
 }
 
-/** True when the request carries a remembered device of the account with this e-mail. */
-export async function hasDeviceToken(request: Request, email: string): Promise<boolean> {
-  const id = await deviceIdOf(request);
+/** True when a browser's Cookie header carries a remembered device of the account with this e-mail. */
+export async function hasDeviceToken(cookies: string | null, email: string): Promise<boolean> {
+  const id = await deviceIdIn(cookies);
   if (!id) return false;
   const device = await findDevice(id);
   return device !== null && throttleEmail(device.email) === throttleEmail(email);

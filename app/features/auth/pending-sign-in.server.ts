@@ -45,9 +45,9 @@ export function pendingSignInCookie(userId: number, redirectTo: string): Promise
   });
 }
 
-/** The pending sign-in this request carries, when genuine and not expired. */
-export async function readPendingSignIn(request: Request): Promise<PendingSignIn | null> {
-  const value: unknown = await pendingCookie().parse(request.headers.get("Cookie"));
+/** The pending sign-in a browser's Cookie header carries, when genuine and not expired. */
+export async function readPendingSignIn(cookies: string | null): Promise<PendingSignIn | null> {
+  const value: unknown = await pendingCookie().parse(cookies);
   if (typeof value !== "object" || value === null) return null;
   const { userId, redirectTo, expiresAt } = value as Record<string, unknown>;
   if (typeof userId !== "number" || typeof redirectTo !== "string" || typeof expiresAt !== "number") return null;
