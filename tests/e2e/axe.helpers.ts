@@ -33,7 +33,7 @@ export async function axe(page: Page) {
     (tags) =>
       (window as unknown as { axe: { run: (...a: unknown[]) => Promise<{ violations: Violation[] }> } }).axe
         // The map and calendar frames belong to Google (answered empty in tests).
-        .run({ exclude: [["iframe"]] }, { runOnly: { type: "tag", values: tags } })
+        .run({ exclude: [["iframe"]] }, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] })
         .then((results) => results.violations),
     TAGS,
   );

@@ -118,14 +118,6 @@ export const test = base.extend<object, { e2eServer: string }>({
   baseURL: async ({ e2eServer }, use) => {
     await use(e2eServer);
   },
-  page: async ({ page, baseURL }, use) => {
-    const own = new URL(baseURL!).host;
-    await page.route(
-      (url) => url.host !== own,
-      (route) => route.fulfill({ status: 204, body: "" }),
-    );
-    await use(page);
-  },
 });
 
 export { expect };
