@@ -11,12 +11,13 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import { SiteFooter, SiteHeader } from "~/components/layout";
 import { siteOrigin } from "~/services/config.server";
 import { siteNamesForLayout } from "~/features/church/facts.server";
 import { useInlineCss, useNonce, usePublicScript } from "~/lib/document-context";
 import { HEAD_SCRIPT } from "~/lib/public-script";
+import { restoreTypedAfterHydration } from "~/lib/typed-before-hydration";
 import { type RootData, seo } from "~/features/seo/seo";
 import { HOME_PATH, PASTOR_FACTS_PATH } from "~/lib/paths";
 import styles from "~/styles/app.css";
@@ -92,6 +93,8 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  // The root's effect runs once the whole page has hydrated.
+  useEffect(restoreTypedAfterHydration, []);
   return <Outlet />;
 }
 
