@@ -3,7 +3,7 @@
 // no EXIF), and a file the network loses is sent again, by itself and
 // then with 'ponów'. Without JavaScript the form sends the files as chosen
 // (galleries.spec.ts).
-import type { Page, Request } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { editorOrder, fillAlbum, photo, removeTestAlbums, signIn, uniqueTitle } from "./galleries.helpers";
 import { expect, test } from "./fixtures";
@@ -25,12 +25,14 @@ function filePart(body: Buffer): Buffer {
   return body.subarray(start, body.indexOf(Buffer.concat([Buffer.from("\r\n"), boundary]), start));
 }
 
-function uploadRequests(page: Page) {
-  const sent: Request[] = [];
-  page.on("request", (r) => {
-    if (r.method() === "POST" && r.url().endsWith("/strefapastora/galeria/dodaj/zdjecia")) sent.push(r);
+/** The bodies of the photo posts, read on their way out: only an intercepted request shows a large body whole. */
+async function uploadBodies(page: Page) {
+  const bodies: Buffer[] = [];
+  await page.route(PHOTOS, async (route) => {
+    if (route.request().method() === "POST") bodies.push(route.request().postDataBuffer()!);
+    await route.continue();
   });
-  return sent;
+  return bodies;
 }
 
 test("a phone's big photo is sent turned upright, at most 2560 px and without its EXIF", async ({ page }) => {
@@ -59,7 +61,7 @@ test("a phone's big photo is sent turned upright, at most 2560 px and without it
     .withExif({ IFD0: { Copyright: "GPS 50.0 N 20.0 E" } })
     .withMetadata({ orientation: 6 })
     .toBuffer();
-  const sent = uploadRequests(page);
+  const sent = await uploadBodies(page);
 
   await page.goto("/strefapastora/galeria/dodaj");
   await fillAlbum(page, { title: uniqueTitle("Telefon") });
@@ -71,7 +73,7 @@ test("a phone's big photo is sent turned upright, at most 2560 px and without it
   await expect.poll(() => editorOrder(page)).toEqual(["IMG_1234.jpg"]);
 
   expect(sent).toHaveLength(1);
-  const part = filePart(sent[0].postDataBuffer()!);
+  const part = filePart(sent[0]);
   const meta = await sharp(part).metadata();
   expect(meta.format).toBe("jpeg");
   // Upright (the orientation applied to the pixels) and scaled: 3000×4000 → 1920×2560.

@@ -30,6 +30,18 @@ interface Sent {
   error: string | null;
 }
 
+/** Whether `answer` holds a whole HTTP response: its headers and the body they announce. */
+function answerComplete(answer: Buffer): boolean {
+  const end = answer.indexOf("\r\n\r\n");
+  if (end < 0) return false;
+  const head = answer.subarray(0, end).toString("latin1").toLowerCase();
+  const body = answer.subarray(end + 4);
+  const length = head.split("\r\n").find((line) => line.startsWith("content-length:"));
+  if (length) return body.length >= Number(length.slice("content-length:".length).trim());
+  if (head.includes("transfer-encoding: chunked")) return body.subarray(-5).toString("latin1") === "0\r\n\r\n";
+  return false;
+}
+
 /** Sends `head`, `size` filler bytes and `tail` on one connection; reads the whole answer. */
 function rawPost(
   baseURL: string,
@@ -50,8 +62,14 @@ function rawPost(
     const socket = net.connect(Number(url.port), url.hostname);
     const received: Buffer[] = [];
     let bytesSent = 0;
+    let allWritten = false;
     let error: string | null = null;
-    socket.on("data", (d) => received.push(d));
+    // As a browser does, the connection stays open until the answer is whole:
+    // a client that closes its side first may be taken for one that left.
+    socket.on("data", (d) => {
+      received.push(d);
+      if (allWritten && answerComplete(Buffer.concat(received))) socket.end();
+    });
     socket.on("error", (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
     socket.on("close", () => {
       const answer = Buffer.concat(received).toString("utf8");
@@ -74,8 +92,8 @@ function rawPost(
         if (!write(part)) return void socket.once("drain", pump);
       }
       write(tail);
-      // A client that sent everything waits for the answer, then closes.
-      socket.end();
+      allWritten = true;
+      if (answerComplete(Buffer.concat(received))) socket.end();
     };
     pump();
   });
