@@ -147,10 +147,11 @@ test.describe("pastor pages", () => {
   test.beforeEach(async ({ page }) => {
     await signIn(page);
   });
-  test.afterEach(async ({ page }) => {
+  // What a test added (its titles start with "E2E "), removed by that test.
+  async function cleanUp(page: Page) {
     await removeTestAlbums(page);
     await purgeTestItems(page);
-  });
+  }
 
   test("every page of the pastor area has no serious accessibility problem", async ({ page }) => {
     test.setTimeout(90_000);
@@ -251,38 +252,42 @@ test.describe("pastor pages", () => {
     page,
   }) => {
     test.setTimeout(90_000);
-    // An article sent empty comes back with its messages.
-    await page.goto("/strefapastora/artykuly/dodaj");
-    await page
-      .locator("form.form")
-      .evaluate((f: HTMLFormElement) => (f.noValidate = true))
-      .catch(() => {});
-    await page
-      .getByRole("button", { name: /dodaj|zapisz/i })
-      .last()
-      .click();
-    await expect(page.locator(".field-error, .form-error, [role=alert]").first()).toBeVisible();
-    await checkPage(page, "article form with messages");
+    try {
+      // An article sent empty comes back with its messages.
+      await page.goto("/strefapastora/artykuly/dodaj");
+      await page
+        .locator("form.form")
+        .evaluate((f: HTMLFormElement) => (f.noValidate = true))
+        .catch(() => {});
+      await page
+        .getByRole("button", { name: /dodaj|zapisz/i })
+        .last()
+        .click();
+      await expect(page.locator(".field-error, .form-error, [role=alert]").first()).toBeVisible();
+      await checkPage(page, "article form with messages");
 
-    // An album with photos: each row has its buttons and description field.
-    const title = uniqueTitle("Dostępność");
-    await createAlbum(page, title, [await photo("A.jpg", 10), await photo("B.jpg", 200)]);
-    await checkPage(page, "album with photos");
-    await page.getByRole("link", { name: "edytuj" }).click();
-    await expect(page.getByLabel(/^opis zdjęcia dla niewidomych/)).toHaveCount(2);
-    await checkPage(page, "album editor with photos");
+      // An album with photos: each row has its buttons and description field.
+      const title = uniqueTitle("Dostępność");
+      await createAlbum(page, title, [await photo("A.jpg", 10), await photo("B.jpg", 200)]);
+      await checkPage(page, "album with photos");
+      await page.getByRole("link", { name: "edytuj" }).click();
+      await expect(page.getByLabel(/^opis zdjęcia dla niewidomych/)).toHaveCount(2);
+      await checkPage(page, "album editor with photos");
 
-    // The bin with the album in it, then asking for another title (a new album took this one).
-    await page.goto(`/strefapastora/galeria/${encodeURIComponent(title)}`);
-    await confirmDelete(page, page.getByRole("button", { name: "usuń", exact: true }));
-    await createAlbum(page, title);
-    await page.goto("/strefapastora/kosz");
-    await checkPage(page, "bin with an album");
-    await binRow(page, title)
-      .getByRole("button", { name: /^przywróć/ })
-      .click();
-    await expect(page.getByLabel("Nowy tytuł galerii")).toBeVisible();
-    await checkPage(page, "bin asking for another title");
+      // The bin with the album in it, then asking for another title (a new album took this one).
+      await page.goto(`/strefapastora/galeria/${encodeURIComponent(title)}`);
+      await confirmDelete(page, page.getByRole("button", { name: "usuń", exact: true }));
+      await createAlbum(page, title);
+      await page.goto("/strefapastora/kosz");
+      await checkPage(page, "bin with an album");
+      await binRow(page, title)
+        .getByRole("button", { name: /^przywróć/ })
+        .click();
+      await expect(page.getByLabel("Nowy tytuł galerii")).toBeVisible();
+      await checkPage(page, "bin asking for another title");
+    } finally {
+      await cleanUp(page);
+    }
   });
 
   test("a form kept after the session ended and a refused save over a newer version have no serious accessibility problem", async ({
@@ -329,6 +334,7 @@ test.describe("pastor pages", () => {
       await other.close();
     } finally {
       await removeTestArticles(page, baseURL!);
+      await cleanUp(page);
     }
   });
 });
