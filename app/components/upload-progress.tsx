@@ -17,6 +17,8 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
  *   (app/features/kept-forms): then the address is the sign-in page, which leads back;
  * - refused: 4xx/5xx `{ "refused": … }`, the very data the page's action
  *   returns to a plain post (message, typed values): handed to the page;
+ * - the database away: 503 `{ "error": "Nie zapisano zmian…" }`
+ *   (app/http/pastor-door.server.ts): that message is shown, the form as typed;
  * - anything else (a refused session, a proxy's error page, a lost
  *   connection) is a failure shown as UPLOAD_FAILED_MESSAGE.
  * Both routes call the same function of the feature's .server module and
@@ -159,7 +161,9 @@ export function useUploadForm<Refusal>(url: string): UploadForm<Refusal> {
           sending.current = null;
           if (!mounted.current) return;
           // Checked field by field: the body may come from anything between us and the server.
-          const reply: { redirectTo?: unknown; refused?: unknown } = isObject(answer?.json) ? answer.json : {};
+          const reply: { redirectTo?: unknown; refused?: unknown; error?: unknown } = isObject(answer?.json)
+            ? answer.json
+            : {};
           if (answer?.status === 200 && typeof reply.redirectTo === "string") {
             setPhase("done");
             navigate(reply.redirectTo);
@@ -168,6 +172,7 @@ export function useUploadForm<Refusal>(url: string): UploadForm<Refusal> {
           setPhase("idle");
           setProgress(null);
           if (answer && answer.status >= 400 && isObject(reply.refused)) setData(reply.refused as Refusal);
+          else if (answer?.status === 503 && typeof reply.error === "string") setFailure(reply.error);
           else setFailure(UPLOAD_FAILED_MESSAGE);
         });
     },

@@ -1,10 +1,11 @@
 // The frame of a pastor form that saves one row with a version (an event, a
 // testimony): the kept form's message, the form's error, the note of a save
 // refused over a newer version, and the form itself, posted as a document
-// with the CSRF token, the version the edit began from and the kept form's
-// key. The page's fields and buttons are its children.
+// (or by the page's upload script, given `onSubmit`) with the CSRF token, the
+// version the edit began from and the kept form's key. The page's fields and
+// buttons are its children.
 import { Form } from "@remix-run/react";
-import type { ReactNode } from "react";
+import type { FormEventHandler, ReactNode } from "react";
 import { ConflictNote } from "~/components/conflict-note";
 import { DOCUMENT_POST, FormError } from "~/components/forms";
 import { CsrfInput } from "~/components/pastor";
@@ -14,9 +15,13 @@ export interface VersionedFormProps {
   action: string;
   /** The main button's words, named by the conflict note. */
   submitLabel: string;
-  /** The version the edit begins from (0 for a new row). */
+  /** The version the form sends: the one the edit began from (0 for a new row), the stored one after a conflict. */
   version: number;
-  /** What the fields show: a new key whenever it changes, so the uncontrolled inputs take it. */
+  /**
+   * What the page loaded: a new key whenever it changes, so the uncontrolled
+   * inputs take it. A refusal the upload script shows in place leaves the
+   * form as typed, its photo still chosen.
+   */
   values: unknown;
   error?: string | null;
   kept?: { key: string; message: string } | null;
@@ -29,6 +34,8 @@ export interface VersionedFormProps {
   className?: string;
   /** multipart/form-data for a form with a photo. */
   encType?: "multipart/form-data";
+  /** The upload script's handler (app/components/upload-progress.tsx); without it, a document post. */
+  onSubmit?: FormEventHandler<HTMLFormElement>;
   children: ReactNode;
 }
 
@@ -42,6 +49,7 @@ export function VersionedForm({
   conflict,
   className = "form",
   encType,
+  onSubmit,
   children,
 }: VersionedFormProps) {
   return (
@@ -62,8 +70,10 @@ export function VersionedForm({
         action={action}
         encType={encType}
         className={className}
-        key={`${version}-${JSON.stringify(values)}`}
+        // The version input is controlled: a newer version after a conflict needs no new form.
+        key={JSON.stringify(values)}
         reloadDocument={DOCUMENT_POST}
+        onSubmit={onSubmit}
       >
         <CsrfInput />
         <input type="hidden" name="version" value={version} />

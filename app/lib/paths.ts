@@ -114,6 +114,9 @@ export const editTestimonyPath = (id: number) => `${PASTOR_TESTIMONIES_PATH}/edy
 export const PASTOR_EVENTS_PATH = "/strefapastora/wydarzenia";
 export const ADD_EVENT_PATH = `${PASTOR_EVENTS_PATH}/dodaj`;
 export const editEventPath = (id: number) => `${PASTOR_EVENTS_PATH}/edytuj/${id}`;
+/** Where the event forms' upload script posts (the contract: app/components/upload-progress.tsx). */
+export const ADD_EVENT_UPLOAD_PATH = `${ADD_EVENT_PATH}/wyslij`;
+export const editEventUploadPath = (id: number) => `${editEventPath(id)}/wyslij`;
 /** One occurrence of a recurring event: cancel, restore or move it. */
 export const eventOccurrenceAdminPath = (id: number, day: string) => `${editEventPath(id)}/termin/${day}`;
 /** The history of changes, the last year. */

@@ -1,17 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
-import { EVENT_UPLOAD_LIMITS, keptEventForm, submitEventUpload } from "~/features/events/event-form.server";
+import {
+  EVENT_UPLOAD_LIMITS,
+  eventFormOutcome,
+  keptEventForm,
+  submitEventUpload,
+} from "~/features/events/event-form.server";
 import { EMPTY_EVENT_FORM } from "~/features/events/event-fields";
 import { EventForm } from "~/features/events/event-form";
 import { BackLink } from "~/components/layout";
 import { PastorBar } from "~/components/pastor";
-import { redirectWithFlash } from "~/http/flash.server";
+import { pageReply } from "~/http/form-reply.server";
 import { seo } from "~/features/seo/seo";
-import { ADD_EVENT_PATH, PASTOR_EVENTS_PATH } from "~/lib/paths";
+import { ADD_EVENT_PATH, ADD_EVENT_UPLOAD_PATH, PASTOR_EVENTS_PATH } from "~/lib/paths";
 import { withUpload } from "~/http/upload-request.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Nowe wydarzenie" });
@@ -30,16 +34,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   // A post after the session ended is kept, and brought back after sign-in.
   const user = await requireUserOrKeep(request, { form: "event-add", path: ADD_EVENT_PATH });
-  const outcome = await withUpload(request, EVENT_UPLOAD_LIMITS, (upload) =>
-    submitEventUpload(upload, { kind: "add" }, user),
+  return withUpload(request, EVENT_UPLOAD_LIMITS, async (upload) =>
+    pageReply(eventFormOutcome(await submitEventUpload(upload, { kind: "add" }, user))),
   );
-  if (outcome.ok) return redirectWithFlash(PASTOR_EVENTS_PATH, outcome.message);
-  return data({ error: outcome.error, refused: outcome.refused }, { status: outcome.status });
 }
 
 export default function AddEvent() {
   const { email, values, kept } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
   return (
     <section className="page pastor">
       <PastorBar email={email} />
@@ -47,13 +48,11 @@ export default function AddEvent() {
       <h1>Nowe wydarzenie</h1>
       <EventForm
         action={ADD_EVENT_PATH}
+        uploadUrl={ADD_EVENT_UPLOAD_PATH}
         submitLabel="dodaj"
-        values={reply?.refused?.values ?? values}
+        values={values}
         version={0}
-        errors={reply?.refused?.errors}
-        error={reply?.error}
         kept={kept}
-        photoLost={reply?.refused?.photoLost}
       />
     </section>
   );

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
@@ -9,6 +9,7 @@ import { dayAndTime } from "~/features/events/event-fields";
 import {
   EVENT_UPLOAD_LIMITS,
   eventFormOf,
+  eventFormOutcome,
   keptEventForm,
   submitEventUpload,
 } from "~/features/events/event-form.server";
@@ -18,9 +19,10 @@ import { PublicationBadge } from "~/features/publishing/publish-controls";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { DOCUMENT_POST, FlashMessage } from "~/components/forms";
-import { readFlash, redirectWithFlash } from "~/http/flash.server";
+import { readFlash } from "~/http/flash.server";
+import { pageReply } from "~/http/form-reply.server";
 import { seo } from "~/features/seo/seo";
-import { PASTOR_EVENTS_PATH, editEventPath, eventOccurrenceAdminPath } from "~/lib/paths";
+import { PASTOR_EVENTS_PATH, editEventPath, editEventUploadPath, eventOccurrenceAdminPath } from "~/lib/paths";
 import { withUpload } from "~/http/upload-request.server";
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Edycja wydarzenia" });
@@ -63,16 +65,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // A post after the session ended is kept, and brought back after sign-in.
   const user = await requireUserOrKeep(request, { form: "event-edit", path: editEventPath(idOf(params.id)) });
   const id = idOf(params.id);
-  const outcome = await withUpload(request, EVENT_UPLOAD_LIMITS, (upload) =>
-    submitEventUpload(upload, { kind: "edit", id }, user),
+  return withUpload(request, EVENT_UPLOAD_LIMITS, async (upload) =>
+    pageReply(eventFormOutcome(await submitEventUpload(upload, { kind: "edit", id }, user))),
   );
-  if (outcome.ok) return redirectWithFlash(PASTOR_EVENTS_PATH, outcome.message);
-  return data({ error: outcome.error, refused: outcome.refused }, { status: outcome.status });
 }
 
 export default function EditEvent() {
   const { email, event, kept, flash, occurrences } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
   if (!event) {
     return (
       <section className="page pastor">
@@ -82,8 +81,6 @@ export default function EditEvent() {
       </section>
     );
   }
-  const refused = reply?.refused ?? null;
-  const conflict = refused?.conflict;
   return (
     <section className="page pastor">
       <PastorBar email={email} />
@@ -95,19 +92,13 @@ export default function EditEvent() {
       </p>
       <EventForm
         action={editEventPath(event.id)}
+        uploadUrl={editEventUploadPath(event.id)}
         submitLabel={event.publication.state === "draft" ? "zapisz i opublikuj" : "zapisz"}
-        values={refused?.values ?? event.values}
-        version={refused?.version ?? event.version}
-        errors={refused?.errors}
-        error={reply?.error}
+        values={event.values}
+        version={event.version}
         kept={kept}
         currentPhoto={event.photo}
-        photoLost={refused?.photoLost}
-        conflict={
-          conflict
-            ? { changed: conflict.changed, current: conflict.current, currentHref: editEventPath(event.id) }
-            : null
-        }
+        currentHref={editEventPath(event.id)}
       />
       {occurrences.length ? (
         <section aria-labelledby="terminy" className="event-occurrences">

@@ -4,14 +4,10 @@
 // and in /kalendarz.ics (read by ical.js) at once, its photo on the
 // occurrence's page; an edit begun in a second tab
 // after another save is refused with the stored version shown.
-import type { Page } from "@playwright/test";
 import ICAL from "ical.js";
 import { expect, flash, signIn, test } from "./fixtures";
-import { confirmDelete, purgeTestItems } from "./bin.helpers";
 import { photo } from "./articles.helpers";
-
-const row = (page: Page, title: string) =>
-  page.locator(".events-edit > li").filter({ has: page.getByRole("heading", { name: title }) });
+import { removeTestEvents, row } from "./events.helpers";
 
 /** Today's day in Warsaw moved by n days, `YYYY-MM-DD`. */
 function warsawDay(n: number): string {
@@ -47,15 +43,7 @@ function feedStarts(text: string, title: string, n: number): { start: string; ca
 }
 
 test.afterEach(async ({ page }) => {
-  // What a run added (titles starting with "E2E ") goes to the bin, then for good.
-  await page.goto("/strefapastora/wydarzenia");
-  if (!page.url().endsWith("/strefapastora/wydarzenia")) return;
-  const left = page.locator(".events-edit > li").filter({ has: page.getByRole("heading", { name: /^E2E / }) });
-  while ((await left.count()) > 0) {
-    await confirmDelete(page, left.first().getByRole("button", { name: /^usuń/ }), "tak, do kosza");
-    await expect(flash(page)).toContainText("do kosza");
-  }
-  await purgeTestItems(page);
+  await removeTestEvents(page);
 });
 
 test("a weekly event added in the pastor area with a photo is on /kalendarz and in the feed at once", async ({

@@ -13,7 +13,7 @@ import { PHOTO_NOTES } from "~/lib/photo-notes";
 
 /** A form kept after its session ended, as the page's loader found it. */
 export type KeptArticle = KeptFormView & { values: ArticleRefusal["values"] };
-import { PublishAtField, SaveDraftButton } from "~/features/publishing/publish-controls";
+import { PublishAtField, PublishButtons } from "~/features/publishing/publish-controls";
 
 /** What the fields of a page need: the values to show and which inputs a refusal is about. */
 export interface ArticleFormState {
@@ -107,12 +107,7 @@ export function ArticleForm({
         error={invalid("publishAt") ? result?.error : undefined}
       />
       <UploadProgress upload={upload} />
-      <div className="form-buttons">
-        <button type="submit" name="intent" value="publish" disabled={upload.busy} aria-busy={upload.busy || undefined}>
-          {conflict ? "zapisz moją wersję" : submitLabel}
-        </button>
-        <SaveDraftButton disabled={upload.busy} />
-      </div>
+      <PublishButtons label={conflict ? "zapisz moją wersję" : submitLabel} busy={upload.busy} />
     </form>
   );
 }

@@ -16,8 +16,10 @@ import { EVENT_MESSAGES, type EventErrors, type EventFormValues } from "~/featur
 import { DAY_CODES } from "~/features/events/recurrence";
 import type { EventPhotoUpload } from "~/features/events/event-photo.server";
 import { dropKeptForm, getKeptForm, keptFormView, keptPhotoBytes } from "~/features/kept-forms/kept-forms.server";
+import type { FormOutcome } from "~/http/form-reply.server";
 import type { UploadResult } from "~/services/upload.server";
 import { KEPT_PARAM, type KeptFormView } from "~/features/kept-forms/messages";
+import { PASTOR_EVENTS_PATH } from "~/lib/paths";
 
 export interface EventRefusal {
   values: EventFormValues;
@@ -33,6 +35,18 @@ export interface EventRefusal {
 export type EventOutcome =
   | { ok: true; message: string; id: number }
   | { ok: false; status: 400 | 404 | 409 | 413 | 503; error: string; refused: EventRefusal | null };
+
+/** What the page shows of a refused post: the page's action data, and the upload route's `refused`. */
+export interface EventReply {
+  error: string;
+  refused: EventRefusal | null;
+}
+
+/** The outcome as the page and its upload route answer it (app/http/form-reply.server.ts). */
+export function eventFormOutcome(outcome: EventOutcome): FormOutcome<EventReply> {
+  if (outcome.ok) return { ok: true, redirectTo: PASTOR_EVENTS_PATH, flash: outcome.message };
+  return { ok: false, status: outcome.status, refused: { error: outcome.error, refused: outcome.refused } };
+}
 
 /** One photo and the form's fields (each weekday is a checkbox of its own). The routes read the post with these. */
 export const EVENT_UPLOAD_LIMITS = { maxFiles: 1, maxFields: 60 };

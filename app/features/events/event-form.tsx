@@ -1,11 +1,16 @@
 // The event form of the pastor area (add and edit): a multipart post to the
 // page's own action with native date and time inputs and an optional photo,
-// so it works without JavaScript (and posts as a document with it). Every
-// field shows what was typed after a refusal; a chosen photo must be chosen
-// again, as a browser never refills a file input.
+// so it works without JavaScript. With it, the upload script sends the same
+// form to the page's upload route (the photo shrunk first, a progress bar
+// meanwhile), and a refusal is shown in place with the photo still chosen.
+// Every field shows what was typed after a refusal; sent as a document, a
+// chosen photo must be chosen again, as a browser never refills a file input.
+import { useActionData } from "@remix-run/react";
 import { Field, TextAreaField } from "~/components/forms";
+import { UploadProgress, useUploadForm } from "~/components/upload-progress";
 import { VersionedForm } from "~/components/versioned-form";
-import { PublishAtField, SaveDraftButton } from "~/features/publishing/publish-controls";
+import { PublishAtField, PublishButtons } from "~/features/publishing/publish-controls";
+import type { EventReply } from "~/features/events/event-form.server";
 import {
   DAY_LABELS,
   ENDS_LABELS,
@@ -29,18 +34,18 @@ const PREVIEW_HEIGHT = 150;
 
 export interface EventFormProps {
   action: string;
+  /** Where the upload script sends the form (the contract: app/components/upload-progress.tsx). */
+  uploadUrl: string;
   submitLabel: string;
+  /** What the page loaded: the stored event, a kept form or an empty one. */
   values: EventFormValues;
   /** The version the edit begins from (0 for a new event). */
   version: number;
-  errors?: EventErrors;
-  error?: string | null;
   kept?: { key: string; message: string; photo?: boolean } | null;
-  conflict?: { changed: string[]; current: EventFormValues; currentHref: string } | null;
   /** The edit page: the stored photo (null: none). Undefined on the add page. */
   currentPhoto?: ImageView | null;
-  /** A photo was sent with the refused post and is not in the form any more. */
-  photoLost?: boolean;
+  /** The edit page: the stored event's address, offered by the note of a save refused over a newer version. */
+  currentHref?: string;
 }
 
 function FieldError({ id, error }: { id: string; error?: string }) {
@@ -85,28 +90,36 @@ function shown(v: EventFormValues) {
 
 export function EventForm({
   action,
+  uploadUrl,
   submitLabel,
-  values,
+  values: loaded,
   version,
-  errors = {},
-  error,
   kept,
-  conflict,
   currentPhoto,
-  photoLost = false,
+  currentHref,
 }: EventFormProps) {
+  const upload = useUploadForm<EventReply>(uploadUrl);
+  const posted = useActionData<EventReply>();
+  const reply = upload.data ?? posted;
+  const refused = reply?.refused;
+  const values = refused?.values ?? loaded;
+  const errors: EventErrors = refused?.errors ?? {};
+  const conflict = refused?.conflict && currentHref ? { ...refused.conflict, currentHref } : null;
+  // Sent by the script, the photo is still chosen: only a document post loses it.
+  const photoLost = Boolean(posted?.refused?.photoLost) && !upload.data;
   const invalid = (f: keyof EventErrors) => (errors[f] ? true : undefined);
   return (
     <VersionedForm
       action={action}
       submitLabel={submitLabel}
-      version={version}
-      values={values}
-      error={error}
+      version={refused?.version ?? version}
+      values={loaded}
+      error={upload.failure ?? reply?.error}
       kept={kept}
       conflict={conflict ? { ...conflict, current: shown(conflict.current) } : null}
       className="form event-form"
       encType="multipart/form-data"
+      onSubmit={upload.onSubmit}
     >
       <Field
         label={EVENT_LABELS.title}
@@ -271,12 +284,8 @@ export function EventForm({
         </fieldset>
       </fieldset>
       <PublishAtField id="event-publish-at" defaultValue={values.publishAt} error={errors.publishAt} />
-      <div className="form-buttons">
-        <button type="submit" name="intent" value="publish">
-          {conflict ? "zapisz moją wersję" : submitLabel}
-        </button>
-        <SaveDraftButton />
-      </div>
+      <UploadProgress upload={upload} />
+      <PublishButtons label={conflict ? "zapisz moją wersję" : submitLabel} busy={upload.busy} />
     </VersionedForm>
   );
 }

@@ -54,6 +54,22 @@ export function SaveDraftButton({ disabled }: { disabled?: boolean }) {
   );
 }
 
+/**
+ * The publish button (`label`) and 'zapisz jako szkic' of a form with a
+ * photo; both wait while the upload script sends the form, so a second
+ * press cannot send it twice.
+ */
+export function PublishButtons({ label, busy = false }: { label: string; busy?: boolean }) {
+  return (
+    <div className="form-buttons">
+      <button type="submit" name="intent" value="publish" disabled={busy} aria-busy={busy || undefined}>
+        {label}
+      </button>
+      <SaveDraftButton disabled={busy} />
+    </div>
+  );
+}
+
 /** An item's state as the pastor's lists and pages show it. */
 export function PublicationBadge({ publication }: { publication: Publication }) {
   return <span className={`publication publication-${publication.state}`}>{publicationLabel(publication)}</span>;
