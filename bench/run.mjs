@@ -18,6 +18,7 @@
 //   BENCH_CONNECTIONS=50              wrk connections (2 threads)
 //   BENCH_GZIP=1                      wrk sends Accept-Encoding: gzip (nginx then gzips too)
 //   BENCH_LH_RUNS=3                   Lighthouse runs per page; the run with the median LCP is reported
+//   BENCH_LH_PAGES=/kalendarz,/kalendarz/:id  Lighthouse on these pages only (labels as in the report)
 //   PAGE_CACHE_MB=0                   the app without its page cache (every view rendered)
 //   CHROME_PATH=/usr/bin/chromium     browser for Lighthouse and the weights
 //   TEST_DATABASE_URL                 Postgres server to create the database on
@@ -241,9 +242,29 @@ async function main() {
     `server on ${server.base} (pid ${server.pid}), database ${server.databaseName}, ready after ${seedSeconds.toFixed(0)} s`,
   );
 
+  // An event of today with a photo, so an event page with one is measured.
+  // Added once the server has seeded the sample meetings (it adds them only to
+  // a site without events) and before any page is served, so none is cached.
+  const [photo] = await server.sql`select image_key, image_width, image_height from articles
+    where image_key is not null order by date desc limit 1`;
+  const [photoEvent] = await server.sql`insert into events
+      (title, description, place, start_date, start_time, image_key, image_width, image_height)
+    values ('Koncert uwielbienia', 'Zapraszamy na wieczór pieśni i modlitwy.', 'Sala główna',
+      to_char(now() at time zone 'Europe/Warsaw', 'YYYY-MM-DD'), '18:00',
+      ${photo.image_key}, ${photo.image_width}, ${photo.image_height})
+    returning id, start_date`;
+  Object.assign(seed, { photoEventId: photoEvent.id, month: photoEvent.start_date.slice(0, 7) });
   const article = `/aktualnosci/${encodeURIComponent(seed.newestArticleId)}`;
   const album = `/galeria/${encodeURIComponent(seed.newestAlbumTitle)}`;
-  const label = (p) => (p === article ? "/aktualnosci/:id" : p === album ? "/galeria/:slug" : p);
+  const event = `/kalendarz/${seed.photoEventId}`;
+  const month = `/kalendarz?miesiac=${seed.month}`;
+  const labels = {
+    [article]: "/aktualnosci/:id",
+    [album]: "/galeria/:slug",
+    [event]: "/kalendarz/:id",
+    [month]: "/kalendarz?miesiac=:month",
+  };
+  const label = (p) => labels[p] ?? p;
   const publicPages = [
     "/",
     "/onas",
@@ -251,6 +272,8 @@ async function main() {
     "/aktualnosci",
     article,
     "/kalendarz",
+    month,
+    event,
     "/sluzby",
     "/kontakt",
     "/galeria",
@@ -391,8 +414,12 @@ async function main() {
     const dir = path.join(OUT, "lighthouse");
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    for (const p of publicPages) {
-      const name = label(p).replace(/^\/$/, "index").replace(/^\//, "").replace(/[/:]+/g, "_");
+    const lhPages = process.env.BENCH_LH_PAGES?.split(",");
+    for (const p of publicPages.filter((x) => !lhPages || lhPages.includes(label(x)))) {
+      const name = label(p)
+        .replace(/^\/$/, "index")
+        .replace(/^\//, "")
+        .replace(/[/:?=]+/g, "_");
       stopIfInterrupted();
       log(`lighthouse ${label(p)}${LH_RUNS > 1 ? ` (${LH_RUNS} runs)` : ""}…`);
       try {
@@ -488,6 +515,8 @@ function buildReport(r, { notes, publicPages, label, canNginx }) {
     process.env.BENCH_CONNECTIONS ? `BENCH_CONNECTIONS=${CONNECTIONS}` : null,
     GZIP ? "BENCH_GZIP=1" : null,
     process.env.PAGE_CACHE_MB ? `PAGE_CACHE_MB=${process.env.PAGE_CACHE_MB}` : null,
+    process.env.BENCH_LH_RUNS ? `BENCH_LH_RUNS=${LH_RUNS}` : null,
+    process.env.BENCH_LH_PAGES ? `BENCH_LH_PAGES=${process.env.BENCH_LH_PAGES}` : null,
     "npm run bench",
   ]
     .filter(Boolean)
@@ -514,7 +543,8 @@ function buildReport(r, { notes, publicPages, label, canNginx }) {
         .join(", ")}); seeding and start took ${r.seedSeconds.toFixed(0)} s.`,
   );
   out.push(
-    `\`/aktualnosci/:id\` = \`/aktualnosci/${s.newestArticleId}\` (newest article), \`/galeria/:slug\` = the newest album, „${s.newestAlbumTitle}”.`,
+    `\`/aktualnosci/:id\` = \`/aktualnosci/${s.newestArticleId}\` (newest article), \`/galeria/:slug\` = the newest album, „${s.newestAlbumTitle}”, ` +
+      `\`/kalendarz/:id\` = \`/kalendarz/${s.photoEventId}\` (today's event with a photo), \`:month\` = ${s.month}.`,
     "",
   );
 
