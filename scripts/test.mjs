@@ -132,8 +132,14 @@ const unitJson = `${results}/unit.json`;
 const e2eJson = `${results}/e2e.json`;
 fs.rmSync(unitJson, { force: true });
 fs.rmSync(e2eJson, { force: true });
-const step = (cmd, args, env = {}) =>
-  spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, TMPDIR: runTmp, ...env } }).status;
+// Ctrl-C reaches the runner and this process alike, but this one's handler
+// waits for the event loop, which spawnSync holds until the runner has gone:
+// a runner ended by the signal tells it first.
+function step(cmd, args, env = {}) {
+  const run = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, TMPDIR: runTmp, ...env } });
+  if (run.signal === "SIGINT" || run.signal === "SIGTERM") interrupted = true;
+  return run.status;
+}
 async function stopIfInterrupted() {
   if (!interrupted) return;
   await sweep();
