@@ -140,8 +140,26 @@ function step(cmd, args, env = {}) {
   if (run.signal === "SIGINT" || run.signal === "SIGTERM") interrupted = true;
   return run.status;
 }
+/** How many processes of this run are still going: they carry its TMPDIR (read on Linux; elsewhere none are known). */
+function runProcesses() {
+  if (process.platform !== "linux") return 0;
+  let count = 0;
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`TMPDIR=${runTmp}`)) count++;
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return count;
+}
 async function stopIfInterrupted() {
   if (!interrupted) return;
+  // The signal reached the runners' workers and servers too; what they made
+  // is theirs until they have gone, which takes a moment.
+  const deadline = Date.now() + 15_000;
+  while (runProcesses() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   await sweep();
   process.exit(130);
 }
