@@ -15,10 +15,17 @@ const FOLDER = /^zbor-(?:run|e2e)-(\d+)(?:-|$)/;
 export function processAlive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but belongs to someone else.
     return error.code === "EPERM";
+  }
+  // One that has ended but is not yet reaped (a zombie, as a runner's worker
+  // is for a moment after Ctrl-C) still answers: on Linux its state tells.
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
+    return stat.charAt(stat.lastIndexOf(")") + 2) !== "Z";
+  } catch {
+    return true;
   }
 }
 
