@@ -2,6 +2,7 @@
 // and the editor's form (url-encoded, or multipart with its photos).
 import { UPLOAD_MESSAGES, type UploadResult, parseUpload } from "~/services/upload.server";
 import { readCapped } from "~/services/streams.server";
+import { withReadForm } from "~/http/upload-request.server";
 import { EDIT_GALLERY_PREFIX, PASTOR_GALLERIES_PATH, PREVIEW_SUFFIX, titleFromSlug } from "~/lib/paths";
 
 const FORM_BYTES = 1024 * 1024;
@@ -57,10 +58,5 @@ export async function withForm<T>(
   options: { maxFiles?: number },
   use: (form: UploadResult) => Promise<T>,
 ): Promise<T> {
-  const form = await readForm(request, options);
-  try {
-    return await use(form);
-  } finally {
-    if (form.ok) await form.cleanup();
-  }
+  return withReadForm(await readForm(request, options), use);
 }

@@ -7,10 +7,14 @@ export async function withUpload<T>(
   limits: Partial<UploadLimits>,
   use: (upload: UploadResult) => Promise<T>,
 ): Promise<T> {
-  const upload = await parseUpload(request, limits);
+  return withReadForm(await parseUpload(request, limits), use);
+}
+
+/** Hands a form already read to `use`, and removes its temporary files once `use` is done. */
+export async function withReadForm<T>(form: UploadResult, use: (form: UploadResult) => Promise<T>): Promise<T> {
   try {
-    return await use(upload);
+    return await use(form);
   } finally {
-    if (upload.ok) await upload.cleanup();
+    if (form.ok) await form.cleanup();
   }
 }
