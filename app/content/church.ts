@@ -3,7 +3,7 @@
  * the time zone) and a new site's sample data. The congregation's own facts
  * live in the database and are edited in the pastor area.
  */
-import type { ChurchFacts } from "~/features/church/facts";
+import type { ChurchFacts, SiteNames } from "~/features/church/facts";
 import { TIME_ZONE, sampleSiteNames } from "~/content/site";
 
 export { navigation } from "~/content/site";
@@ -191,12 +191,13 @@ export const sampleMinistries: { name: string; people: string[]; description: st
   { name: "Skarbnik", people: ["Barbara Krawczyk"], description: "" },
 ];
 
-export const privacyPolicy = {
+/** The privacy policy: a fixed legal frame naming the congregation by the name entered in 'Dane zboru'. */
+export const privacyPolicy = ({ name }: Pick<SiteNames, "name">) => ({
   heading: "POLITYKA PRYWATNOŚCI RODO",
   sections: [
     {
       title: "Administrator danych",
-      text: "Administratorem Twoich danych osobowych jest pastor Kościoła Zielonoświątkowego Zboru w Wieliczce.",
+      text: `Administratorem Twoich danych osobowych jest pastor zboru „${name}”.`,
     },
     {
       title: "Cel przetwarzania",
@@ -219,7 +220,7 @@ export const privacyPolicy = {
       text: "Dane przechowujemy do czasu realizacji celu, w którym zostały zebrane, lub przez rok od początku roku następującego po roku wyrażenia zgody – w zależności od tego, który z tych okresów jest dłuższy.",
     },
   ],
-} as const;
+});
 
 export const cookieNotice = {
   heading: "Polityka prywatności",

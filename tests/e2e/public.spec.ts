@@ -231,8 +231,12 @@ test("ministries, contact and calendar show the fixed content", async ({ page })
   expect(requested.filter((u) => new URL(u).host !== new URL(page.url()).host)).toEqual([]);
 });
 
-test("privacy policy lists the data-subject rights and leads back home", async ({ page }) => {
+test("privacy policy names the congregation as entered, lists the data-subject rights and leads back home", async ({
+  page,
+}) => {
   await page.goto("/polityka-prywatnosci");
+  // The administrator is the congregation of 'Dane zboru', not a name fixed in code.
+  await expect(page.locator("main")).toContainText(`jest pastor zboru „${sampleFacts.name}”.`);
   for (const right of [
     "dostępu",
     "sprostowania",
