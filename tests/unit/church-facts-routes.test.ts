@@ -1,6 +1,7 @@
 // 'Dane zboru' called as Remix calls it, on the real database: checks refused
 // in Polish with what was typed kept, the two-tab version check, the history
-// of changes, and the public pages fresh after a save.
+// of changes, the public pages fresh after a save, the QR code's short forms
+// counted as typed and the map following the address.
 import { beforeAll, describe, expect, it } from "vitest";
 import { listActivity } from "~/features/activity/activity.server";
 import { sampleFacts } from "~/content/church";
@@ -12,6 +13,8 @@ import { loader as aboutLoader } from "~/routes/onas._index";
 import { loader as calendarLoader } from "~/routes/kalendarz._index";
 import { loader as googleCalendarLoader } from "~/routes/kalendarz.google";
 import { loader as rootLoader } from "~/root";
+import { loader as codeLoader } from "~/routes/kod-przelewu[.]svg";
+import { decodeQr } from "../qr";
 import { ORIGIN, PASTOR, addPastor, signIn } from "../auth-helpers";
 import { request, resetDatabase, settle } from "../helpers";
 
@@ -160,6 +163,54 @@ describe("/strefapastora/dane-zboru", () => {
     );
     const about = await (await settle(() => aboutLoader())).json();
     expect(about.creed).toEqual(["Drugi.", "Pierwszy.", "Czwarty."]);
+  });
+
+  it("takes the QR code's short forms of 20 and 32 characters counted as typed; the code follows at once", async () => {
+    const contact = async () =>
+      (await (await settle(() => contactLoader())).json()) as { paymentCodeSrc: string | null };
+    const before = (await contact()).paymentCodeSrc;
+    // 20 and 32 letters of two bytes each: a count of bytes would refuse both.
+    const recipient = "ż".repeat(20);
+    const title = "Ofiara na Świątynię ąęśćźżółń 32";
+    expect([...title]).toHaveLength(32);
+    const res = await post({
+      version: String((await page()).state.version),
+      account: GOOD_ACCOUNT,
+      nip: "526-000-12-46",
+      qrRecipient: recipient,
+      qrTitle: title,
+    });
+    expect(res.status).toBe(302);
+    const after = (await contact()).paymentCodeSrc;
+    expect(after).toMatch(/^\/kod-przelewu\.svg\?v=/);
+    expect(after).not.toBe(before);
+    const code = await settle(() => codeLoader(args(request(after!))));
+    expect(code.status).toBe(200);
+    expect(await decodeQr(await code.text(), 600)).toBe(
+      `5260001246|PL|${GOOD_ACCOUNT.replaceAll(" ", "")}|000000|${recipient}|${title}|||`,
+    );
+  });
+
+  it("puts the map at the address, or at a pasted Google Maps embed address", async () => {
+    const map = async () => (await (await settle(() => contactLoader())).json()).facts.mapEmbedUrl as string;
+    const moved = await post({
+      version: String((await page()).state.version),
+      street: "ul. Rynek 1",
+      postalCode: "32-005",
+      city: "Niepołomice",
+    });
+    expect(moved.status).toBe(302);
+    const byAddress = new URL(await map());
+    expect(byAddress.origin + byAddress.pathname).toBe("https://www.google.com/maps");
+    expect(byAddress.searchParams.get("q")).toBe("ul. Rynek 1, Niepołomice");
+    expect(byAddress.searchParams.get("output")).toBe("embed");
+
+    const pasted = "https://www.google.com/maps/embed?pb=!1m18!1m12!1m3!1d2563";
+    expect((await post({ version: String((await page()).state.version), mapEmbedUrl: pasted })).status).toBe(302);
+    expect(await map()).toBe(pasted);
+    // Emptied: the address again.
+    expect((await post({ version: String((await page()).state.version), mapEmbedUrl: "" })).status).toBe(302);
+    expect(new URL(await map()).searchParams.get("q")).toBe("ul. Rynek 1, Niepołomice");
   });
 
   it.each([
