@@ -23,6 +23,8 @@ import { restoreBackup } from "../../scripts/backup/restore";
 import { articles, galleries, users } from "~/services/schema";
 import { type Db, rowsOf } from "~/services/db.server";
 import { seedDemoContent } from "~/boot/seed.server";
+import { seedChurchContent } from "~/features/church/about.server";
+import { seedSampleEvents } from "~/features/events/samples.server";
 import { type S3Storage, type Storage, diskStorage, isPrivateKey, storage } from "~/services/storage.server";
 import { type RunningServer, freePort, startBuiltServer } from "../faults/server";
 import { S3_CREDENTIALS, startS3 } from "../s3";
@@ -182,6 +184,7 @@ const EXTRA_TEXT =
   "Zażółć gęślą jaźń – ZAŻÓŁĆ GĘŚLĄ JAŹŃ 🙏🏻🕊️\n\nDrugi akapit:\t\"cudzysłów\", \\ukośnik\\, 'apostrof'; --\r\n" +
   "<script>alert(1)</script> \u2028\u2029 koniec\n";
 
+const OUR_ACCOUNT = "61 1090 1014 0000 0712 1981 2874";
 let source: Site;
 let archive: string;
 let manifest: BackupManifest;
@@ -194,6 +197,13 @@ beforeAll(async () => {
   source = await newSite(process.env.DATA_DIR!, { serve: true, store: storage() });
   await migrate(source.db, { migrationsFolder: DEFAULT_MIGRATIONS_FOLDER });
   await seedDemoContent(source.db);
+  // The congregation's facts (the account no longer a sample), ministries,
+  // testimonies and events, as a site's first start writes them.
+  await seedChurchContent(source.db);
+  await seedSampleEvents(source.db);
+  await source.db.execute(sql`update church_facts
+    set data = jsonb_set(data, '{account}', to_jsonb(${OUR_ACCOUNT}::text)),
+        sample = sample - 'account', version = version + 1`);
   await source.db.insert(articles).values({
     id: "1620000000000",
     header: "Święto 3 Maja 🇵🇱 – „Bóg, Honor, Ojczyzna”",
@@ -384,6 +394,37 @@ describe("restore", () => {
       { action: "binned", subject: item.id },
       { action: "signed_in", subject: null },
     ]);
+  });
+
+  it("carries the congregation's facts with what is still a sample, its ministries, testimonies and events", async () => {
+    const church = async (db: Db) => ({
+      facts: await rowsOf<{ account: string; sample: string[]; version: number }>(
+        db,
+        sql`select data->>'account' as account, sample, version from church_facts`,
+      ),
+      ministries: await rowsOf<{ name: string }>(db, sql`select name from ministries order by position`),
+      testimonies: await rowsOf<{ id: number; title: string }>(
+        db,
+        sql`select id, title from testimonies order by position`,
+      ),
+      events: await rowsOf<{ title: string; weekdays: string[] }>(
+        db,
+        sql`select title, weekdays from events order by id`,
+      ),
+    });
+    const restored = await church(diskTarget.db);
+    expect(restored.facts).toEqual([
+      { account: OUR_ACCOUNT, sample: expect.not.arrayContaining(["account"]), version: 2 },
+    ]);
+    expect(restored.facts[0].sample).toContain("nip");
+    expect(restored.ministries).toHaveLength(9);
+    expect(restored.testimonies.map((t) => t.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(restored.events.map((e) => e.title)).toEqual([
+      "Nabożeństwo niedzielne",
+      "Spotkania młodzieżowe",
+      "Grupy domowe",
+    ]);
+    expect(restored).toEqual(await church(source.db));
   });
 
   it("refuses a target that is not empty, naming what is not", async () => {
