@@ -9,11 +9,13 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { articles, galleries, galleryImages, historyPhotos } from "~/services/schema";
-import { db } from "~/services/db.server";
+import { db, rowsOf } from "~/services/db.server";
+import { seedChurchContent } from "~/features/church/about.server";
+import { seedSampleEvents } from "~/features/events/samples.server";
 import { ImportFileError, parseFirebaseExport, readFirebaseExport } from "../../scripts/firebase-import/export-file";
 import { type ImportSummary, importFirebase, summaryLines } from "../../scripts/firebase-import/import";
 import { isPrivateAddress } from "../../scripts/firebase-import/download";
@@ -178,8 +180,22 @@ describe("import from a Firestore export", () => {
   let first: ImportSummary;
 
   it("imports every record, downloads what it can and keeps the rest at its original URL", async () => {
+    // A site already in use: its facts, ministries, testimonies and events are the pastor's, and stay as they are.
+    await seedChurchContent(await db());
+    await seedSampleEvents(await db());
+    await (await db()).execute(sql`update church_facts set data = jsonb_set(data, '{city}', '"Niepołomice"')`);
+    const churchRows = async () =>
+      Promise.all(
+        ["church_facts", "ministries", "testimonies", "events"].map(async (table) =>
+          rowsOf(await db(), sql`select to_jsonb(t) as row from ${sql.identifier(table)} t order by 1`),
+        ),
+      );
+    const church = await churchRows();
+    expect(church.map((rows) => rows.length)).toEqual([1, 9, 5, 3]);
+
     const file = await writeJson("eksport.json", firestoreExport());
     first = await importFirebase(await readFirebaseExport(file), { timeoutMs: 5000, localOrigins: [base, closedBase] });
+    expect(await churchRows()).toEqual(church);
 
     expect(counts(first)).toEqual({
       aktualnosci: { documents: 4, added: 4, present: 0, downloaded: 2, unreachable: 2 },
