@@ -22,6 +22,8 @@ import {
 } from "~/features/events/events-admin.server";
 import { EMPTY_EVENT_FORM, type EventFormValues, repeatSummary } from "~/features/events/event-fields";
 import { calendarFeed } from "~/features/events/feed.server";
+import { eventJsonLd } from "~/features/events/event-json-ld";
+import { loader as occurrenceLoader } from "~/routes/kalendarz.$id_.$day";
 import { clock } from "~/services/clock.server";
 import { currentContentVersion } from "~/services/content-version.server";
 import { resetDatabase } from "../helpers";
@@ -259,6 +261,21 @@ describe("one occurrence", () => {
       { start: "2027-01-19T17:30:00.000Z", cancelled: false },
       { start: "2027-01-26T17:30:00.000Z", cancelled: false },
     ]);
+    // Its own page says so to search engines: schema.org's EventCancelled, the start with its offset.
+    const occurrence = async (day: string) => {
+      const res = await occurrenceLoader({
+        request: new Request(`${ORIGIN}/kalendarz/${r.id}/${day}`),
+        params: { id: String(r.id), day },
+        context: {},
+      });
+      const { e, path, address } = res.data;
+      return eventJsonLd(ORIGIN, path!, e!, address);
+    };
+    expect(await occurrence("2027-01-12")).toMatchObject({
+      eventStatus: "https://schema.org/EventCancelled",
+      startDate: "2027-01-12T18:30:00+01:00",
+    });
+    expect((await occurrence("2027-01-19")).eventStatus).toBe("https://schema.org/EventScheduled");
     const stored = (await getPastorEvent(r.id))!;
     // A subscriber's calendar takes it (SEQUENCE), an edit open in another tab still saves (version).
     expect(stored).toMatchObject({ sequence: 1, version: 1 });
