@@ -18,6 +18,19 @@ for (const javaScriptEnabled of [true, false]) {
       // Eight weeks of three weekly meetings (Sunday, Saturday, Tuesday and Friday): 32 occurrences.
       await expect(page.locator(".occurrences li")).toHaveCount(32);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      // The month's table fits too, with its meetings and the way to the next month and back.
+      await page.getByRole("link", { name: "widok miesiąca" }).click();
+      await expect(page.locator("table.month th")).toHaveCount(7);
+      await expect(page.locator("table.month").getByRole("link", { name: "Nabożeństwo niedzielne" })).not.toHaveCount(
+        0,
+      );
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      const month = (await page.locator("table.month caption").textContent())!;
+      await page.getByRole("link", { name: "następny miesiąc →" }).click();
+      await expect(page.locator("table.month caption")).not.toHaveText(month);
+      await page.getByRole("link", { name: "← poprzedni miesiąc" }).click();
+      await expect(page.locator("table.month caption")).toHaveText(month);
+      await page.goto("/kalendarz");
       await page.getByRole("link", { name: "Nabożeństwo niedzielne" }).first().click();
       await expect(page).toHaveURL(/\/kalendarz\/\d+\/\d{4}-\d{2}-\d{2}$/);
       await expect(page.getByRole("heading", { level: 1, name: "Nabożeństwo niedzielne" })).toBeVisible();
