@@ -218,6 +218,34 @@ describe.runIf(hasPostgres)("two instances, one database, one bucket", () => {
     }
   });
 
+  it("the congregation's facts saved on one instance are on the other's pages within a second", async () => {
+    const pastor = new Browser();
+    expect((await pastor.signIn(a)).status).toBe(302);
+    for (const [writer, reader] of [
+      [a, b],
+      [b, a],
+    ]) {
+      const footerName = `Zbór zapisany na ${writer === a ? "A" : "B"}`;
+      // The reader has the page in its page cache, and the facts in memory, before the save.
+      expect(await (await fetch(`${reader.base}/kontakt`)).text()).not.toContain(footerName);
+      const page = await (await pastor.get(writer, "/strefapastora/dane-zboru")).text();
+      const version = /name="version" value="(\d+)"/.exec(page)![1];
+      const res = await pastor.post(
+        writer,
+        "/strefapastora/dane-zboru",
+        new URLSearchParams({ csrf: csrfIn(page), version, footerName }),
+      );
+      expect(res.status).toBe(302);
+      const savedAt = Date.now();
+      for (;;) {
+        const startedAt = Date.now();
+        if ((await (await fetch(`${reader.base}/kontakt`)).text()).includes(footerName)) break;
+        expect(startedAt - savedAt, `${reader.base} still shows the old facts`).toBeLessThanOrEqual(CONTENT_CHECK_MS);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  });
+
   // Last but one: the lock then holds for this address and e-mail, whatever the cookies.
   it("a form posted after the session secret was replaced is kept for the pastor's browser", async () => {
     const pastor = new Browser();
