@@ -14,7 +14,9 @@ import { loader as calendarLoader } from "~/routes/kalendarz._index";
 import { loader as googleCalendarLoader } from "~/routes/kalendarz.google";
 import { loader as rootLoader } from "~/root";
 import { loader as codeLoader } from "~/routes/kod-przelewu[.]svg";
+import { loader as rssLoader } from "~/routes/aktualnosci.rss[.]xml";
 import { decodeQr } from "../qr";
+import { churchJsonLd } from "~/features/seo/structured-data";
 import { ORIGIN, PASTOR, addPastor, signIn } from "../auth-helpers";
 import { request, resetDatabase, settle } from "../helpers";
 
@@ -150,12 +152,19 @@ describe("/strefapastora/dane-zboru", () => {
     expect(await calendar()).toBe(false);
   });
 
-  it("renames the congregation in the layout and adds, moves and removes creed statements", async () => {
+  it("renames the congregation in the layout, the structured data and the news feed, and adds, moves and removes creed statements", async () => {
+    const rss = () => settle(() => rssLoader(args(request("/aktualnosci/rss.xml"))));
+    const rssBefore = await rss();
     const { state } = await page();
     const creed = ["Pierwszy.", "Drugi.", "Trzeci."];
     expect((await post({ version: String(state.version), name: "Zbór w Niepołomicach", creed })).status).toBe(302);
     const root = await (await settle(() => rootLoader(args(request("/"))))).json();
     expect(root.site.name).toBe("Zbór w Niepołomicach");
+    const contact = await (await settle(() => contactLoader())).json();
+    expect(churchJsonLd(ORIGIN, contact.facts, contact.meetings).name).toBe("Zbór w Niepołomicach");
+    const rssAfter = await rss();
+    expect(await rssAfter.text()).toContain("<title>Aktualności – Zbór w Niepołomicach</title>");
+    expect(rssAfter.headers.get("ETag")).not.toBe(rssBefore.headers.get("ETag"));
     // ↓ on the first statement; the third emptied (removed); one added.
     const v = String((await page()).state.version);
     expect((await post({ version: v, creed: ["Pierwszy.", "Drugi.", "", "Czwarty."], move: "down:0" })).status).toBe(
