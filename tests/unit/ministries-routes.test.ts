@@ -30,7 +30,7 @@ function post(fields: Record<string, string>) {
 const shown = async () =>
   (
     (await (await settle(() => publicLoader())).json()) as {
-      ministries: { id: number; name: string; people: string[] }[];
+      ministries: { id: number; name: string; people: string[]; description: string }[];
     }
   ).ministries;
 
@@ -59,6 +59,16 @@ it("moves a ministry up, renames it and changes its people", async () => {
   });
   expect(res.status).toBe(302);
   expect((await shown())[0]).toMatchObject({ name: "Rada starszych", people: ["Adam Nowak", "Ewa Nowak"] });
+});
+
+it("shows an optional description on /sluzby, and none once emptied", async () => {
+  const m = (await shown())[2];
+  const save = (description: string) =>
+    post({ intent: "save", id: String(m.id), name: m.name, people: m.people.join("\n"), description });
+  expect((await save("Spotkania w każdy czwartek.\r\nZapraszamy!")).status).toBe(302);
+  expect((await shown())[2]).toMatchObject({ name: m.name, description: "Spotkania w każdy czwartek.\nZapraszamy!" });
+  expect((await save("  ")).status).toBe(302);
+  expect((await shown())[2].description).toBe("");
 });
 
 it("refuses a ministry without people, keeping what was typed", async () => {
