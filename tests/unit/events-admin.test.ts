@@ -24,6 +24,9 @@ import { EMPTY_EVENT_FORM, type EventFormValues, repeatSummary } from "~/feature
 import { calendarFeed } from "~/features/events/feed.server";
 import { eventJsonLd } from "~/features/events/event-json-ld";
 import { loader as occurrenceLoader } from "~/routes/kalendarz.$id_.$day";
+import { EventPage } from "~/features/events/event-page";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { clock } from "~/services/clock.server";
 import { currentContentVersion } from "~/services/content-version.server";
 import { resetDatabase } from "../helpers";
@@ -156,6 +159,25 @@ describe("the events module", () => {
     );
     const [entry] = await listActivity({ now: NOW });
     expect(entry).toMatchObject({ action: "created", subjectKind: "event", subjectTitle: "Grupa domowa" });
+  });
+
+  it("shows the description's addresses on the occurrence's page as links that open apart", async () => {
+    vi.spyOn(clock, "now").mockReturnValue(NOW);
+    const description = "Więcej: https://example.org/spotkanie?dzien=1\n\nDo zobaczenia.";
+    const r = await addEvent(form({ ...weekly, title: "Spotkanie z linkiem", description }), {
+      intent: "publish",
+      actor,
+    });
+    if (!r.ok) throw new Error("saved expected");
+    const res = await occurrenceLoader({
+      request: new Request(`${ORIGIN}/kalendarz/${r.id}/2027-01-12`),
+      params: { id: String(r.id), day: "2027-01-12" },
+      context: {},
+    });
+    const html = renderToStaticMarkup(createElement(EventPage, { e: res.data.e }));
+    expect(html).toContain(
+      '<p><span>Więcej: </span><a href="https://example.org/spotkanie?dzien=1" target="_blank" rel="noopener noreferrer">https://example.org/spotkanie?dzien=1</a></p><p><span>Do zobaczenia.</span></p>',
+    );
   });
 
   it("keeps a draft and a scheduled event off the calendar until their moment", async () => {
