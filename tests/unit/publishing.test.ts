@@ -29,7 +29,8 @@ import { loader as pastorArticlesLoader } from "~/routes/strefapastora.artykuly.
 import { clock } from "~/services/clock.server";
 import { contentKey, forgetContentVersion } from "~/services/content-version.server";
 import { db } from "~/services/db.server";
-import { galleries, users } from "~/services/schema";
+import { events, galleries, users } from "~/services/schema";
+import { upcomingDays } from "~/features/events/calendar.server";
 import { insertArticle, insertGallery } from "../fixtures";
 import { PASTOR, addPastor, signIn } from "../auth-helpers";
 import { request, resetDatabase, settle } from "../helpers";
@@ -319,5 +320,30 @@ describe("the content key", () => {
     const after = await contentKey();
     expect(after).not.toBe(before);
     expect(after).toContain(String(start.getTime() + 2 * HOUR));
+  });
+
+  it("with an event published, pages are made again after the next Warsaw midnight, when the calendar moves on a day", async () => {
+    await (await db()).insert(events).values({
+      title: "Modlitwa poranna",
+      startDate: "2026-01-01",
+      startTime: "07:00",
+      repeat: "weekly",
+      weekdays: ["MO", "TU", "WE", "TH", "FR", "SA", "SU"],
+      publishAt: new Date("2025-12-01T00:00:00Z"),
+    });
+    // Midnight in Warsaw is 23:00 UTC in winter and 22:00 UTC in summer.
+    for (const [evening, midnight, today, tomorrow] of [
+      ["2027-01-05T22:59:00Z", "2027-01-05T23:00:00.000Z", "2027-01-05", "2027-01-06"],
+      ["2026-07-01T21:59:00Z", "2026-07-01T22:00:00.000Z", "2026-07-01", "2026-07-02"],
+    ]) {
+      vi.spyOn(clock, "now").mockReturnValue(new Date(evening));
+      forgetContentVersion();
+      expect((await nextDueMoment())?.toISOString()).toBe(midnight);
+      const before = await contentKey();
+      expect((await upcomingDays())[0].date).toBe(today);
+      vi.spyOn(clock, "now").mockReturnValue(new Date(midnight));
+      expect(await contentKey()).not.toBe(before);
+      expect((await upcomingDays())[0].date).toBe(tomorrow);
+    }
   });
 });
