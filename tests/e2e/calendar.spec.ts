@@ -1,6 +1,8 @@
 // /kalendarz for a visitor, with JavaScript on and off: the sample meetings
 // grouped by day, an occurrence's page with its Event data and its .ics,
-// the feed with its ETag; no request leaves the site.
+// the month view, both at most 30 KB before scrolling on a phone, the feed
+// with its ETag; no request leaves the site.
+import type { Request } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 for (const javaScriptEnabled of [true, false]) {
@@ -52,6 +54,20 @@ for (const javaScriptEnabled of [true, false]) {
       expect(res.headers()["content-type"]).toContain("text/calendar");
       expect(await res.text()).toContain("SUMMARY:Nabożeństwo niedzielne");
       expect(elsewhere).toEqual([]);
+    });
+
+    test("the calendar and its month view weigh at most 30 KB before scrolling on a phone", async ({ page }) => {
+      await page.setViewportSize({ width: 375, height: 667 });
+      for (const path of ["/kalendarz", "/kalendarz?miesiac=2026-12"]) {
+        const sizes: Promise<number>[] = [];
+        const count = (r: Request) => sizes.push(r.sizes().then((s) => s.responseHeadersSize + s.responseBodySize));
+        page.on("requestfinished", count);
+        await page.goto(path, { waitUntil: "networkidle" });
+        page.off("requestfinished", count);
+        const bytes = (await Promise.all(sizes)).reduce((sum, n) => sum + n, 0);
+        expect(bytes, path).toBeGreaterThan(1_000);
+        expect(bytes, path).toBeLessThanOrEqual(30 * 1024);
+      }
     });
   });
 }
