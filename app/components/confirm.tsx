@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { DOCUMENT_POST } from "./forms";
+import { DOCUMENT_POST, FormError } from "./forms";
+import { useScriptForm } from "./optimistic";
 import { CsrfInput } from "./pastor";
 
 /**
@@ -10,6 +11,8 @@ import { CsrfInput } from "./pastor";
  * page (see `ConfirmPage`), so nothing is deleted on the first click.
  * Posted as a document also with JavaScript (DOCUMENT_POST): while the
  * database is away the browser shows the server's 'Nie zapisano zmian' page.
+ * Given `fetcherKey`, it is sent by the script instead (an optimistic page,
+ * app/components/optimistic.tsx) and a refusal is shown beside the button.
  */
 export function ConfirmButton({
   action,
@@ -19,6 +22,7 @@ export function ConfirmButton({
   className,
   fields = {},
   reloadDocument = DOCUMENT_POST,
+  fetcherKey,
 }: {
   action: string;
   question: string;
@@ -29,30 +33,40 @@ export function ConfirmButton({
   fields?: Record<string, string>;
   /** Posted as a document also with JavaScript (DOCUMENT_POST in components/forms.tsx, the default). */
   reloadDocument?: boolean;
+  /** Sent by the script as this fetcher (its answer read with `useFetcher({ key })`), not as a document. */
+  fetcherKey?: string;
 }) {
+  const { reply } = useScriptForm<{ error?: string }>(fetcherKey);
+  const refused = fetcherKey ? reply?.error : null;
   return (
-    <Form
-      method="post"
-      action={action}
-      className={className}
-      reloadDocument={reloadDocument}
-      onSubmit={(event) => {
-        if (!window.confirm(question)) {
-          event.preventDefault();
-          return;
-        }
-        const confirmed = event.currentTarget.elements.namedItem("confirmed") as HTMLInputElement | null;
-        if (confirmed) confirmed.value = "1";
-      }}
-    >
-      <CsrfInput />
-      <HiddenFields fields={fields} />
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="confirmed" value="" />
-      <button type="submit" className="danger">
-        {children}
-      </button>
-    </Form>
+    <>
+      <Form
+        method="post"
+        action={action}
+        className={className}
+        reloadDocument={fetcherKey ? undefined : reloadDocument}
+        navigate={fetcherKey ? false : undefined}
+        fetcherKey={fetcherKey}
+        preventScrollReset={fetcherKey ? true : undefined}
+        onSubmit={(event) => {
+          if (!window.confirm(question)) {
+            event.preventDefault();
+            return;
+          }
+          const confirmed = event.currentTarget.elements.namedItem("confirmed") as HTMLInputElement | null;
+          if (confirmed) confirmed.value = "1";
+        }}
+      >
+        <CsrfInput />
+        <HiddenFields fields={fields} />
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="confirmed" value="" />
+        <button type="submit" className="danger">
+          {children}
+        </button>
+      </Form>
+      <FormError message={typeof refused === "string" ? refused : null} />
+    </>
   );
 }
 

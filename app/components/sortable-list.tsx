@@ -27,11 +27,12 @@ import { CSS } from "@dnd-kit/utilities";
 import { useFetcher } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { FormError } from "~/components/forms";
+import type { OptimisticRow } from "~/components/optimistic";
 import { useCsrfToken } from "~/components/pastor";
 import { CSRF_FIELD } from "~/lib/csrf";
 import { ORDER_SEPARATOR } from "~/lib/order";
 
-export interface SortableItem {
+export interface SortableItem extends OptimisticRow {
   id: number;
   /** How the row is named to a screen reader and on its handle. */
   label: string;
@@ -64,7 +65,10 @@ export function SortableList<T extends SortableItem>({
   /** The page whose action takes `intent=reorder`. */
   action: string;
   className: string;
-  /** A row's content; `index` and `count` follow the order shown (also while a new one is being saved). */
+  /**
+   * A row's content; `index` and `count` follow the order shown (also while a
+   * new one is being saved), rows leaving the list left out.
+   */
   children: (item: T, index: number, count: number) => ReactNode;
 }) {
   const hydrated = useHydrated();
@@ -90,7 +94,10 @@ export function SortableList<T extends SortableItem>({
   );
 
   const labelOf = (id: UniqueIdentifier) => byId.get(Number(id))?.label ?? "";
-  const placeOf = (id: UniqueIdentifier) => shown.findIndex((i) => i.id === Number(id)) + 1;
+  // Rows a post is removing stay in the page, hidden (see OptimisticRow); rows not yet saved cannot be moved.
+  const visible = shown.filter((i) => !i.leaving);
+  const movable = visible.filter((i) => !i.unsaved);
+  const placeOf = (id: UniqueIdentifier) => visible.findIndex((i) => i.id === Number(id)) + 1;
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Podniesiono „${labelOf(active.id)}”.`,
     onDragOver: ({ active, over }) =>
@@ -105,7 +112,7 @@ export function SortableList<T extends SortableItem>({
   function onDragEnd({ active, over }: DragEndEvent) {
     smoothScrolling();
     if (!over || active.id === over.id) return;
-    const ids = shown.map((i) => i.id);
+    const ids = movable.map((i) => i.id);
     const from = ids.indexOf(Number(active.id));
     const to = ids.indexOf(Number(over.id));
     if (from < 0 || to < 0) return;
@@ -139,11 +146,11 @@ export function SortableList<T extends SortableItem>({
           },
         }}
       >
-        <SortableContext items={shown.map((i) => i.id)} strategy={verticalListSortingStrategy}>
+        <SortableContext items={movable.map((i) => i.id)} strategy={verticalListSortingStrategy}>
           <ol className={className} aria-busy={saving || undefined}>
-            {shown.map((item, index) => (
-              <SortableRow key={item.id} item={item} sortable={hydrated} busy={saving}>
-                {children(item, index, shown.length)}
+            {shown.map((item) => (
+              <SortableRow key={item.id} item={item} sortable={hydrated && !item.unsaved} busy={saving}>
+                {children(item, visible.indexOf(item), visible.length)}
               </SortableRow>
             ))}
           </ol>
@@ -166,7 +173,7 @@ function SortableRow({
 }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: item.id,
-    disabled: busy || !sortable,
+    disabled: busy || !sortable || item.leaving,
     attributes: { roleDescription: "element do przeniesienia" },
   });
   return (
@@ -175,6 +182,7 @@ function SortableRow({
       style={{ transform: CSS.Translate.toString(transform), transition }}
       className={isDragging ? "dragging" : undefined}
       aria-label={item.label}
+      hidden={item.leaving}
     >
       {sortable ? (
         <button

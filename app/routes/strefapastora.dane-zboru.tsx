@@ -1,13 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
 import { factsForm, readFactsFresh } from "~/features/church/facts.server";
-import { keptFactsForm, submitFactsForm } from "~/features/church/facts-form.server";
+import { type FactsRefusal, keptFactsForm, submitFactsForm } from "~/features/church/facts-form.server";
 import { FACT_LABELS, type FactField, QR_RECIPIENT_MAX, QR_TITLE_MAX } from "~/features/church/facts";
-import { Field, FlashMessage, FormError, TextAreaField } from "~/components/forms";
+import { Field, FlashMessage, FormError, TextAreaField, keepPageWhenNotSaved } from "~/components/forms";
+import { SAVING, SavingNote, useScriptForm } from "~/components/optimistic";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
 import { ConflictNote } from "~/components/conflict-note";
@@ -15,6 +16,9 @@ import { readFlash, redirectWithFlash } from "~/http/flash.server";
 import { seo } from "~/features/seo/seo";
 import { PANEL_PATH, PASTOR_FACTS_PATH } from "~/lib/paths";
 import { LONG_FORM_MAX_BYTES, readSmallForm } from "~/http/small-form.server";
+
+// A post that met the outage leaves the page as it is, its message shown (see keepPageWhenNotSaved).
+export const shouldRevalidate = keepPageWhenNotSaved;
 
 export const meta: MetaFunction = (args) => seo(args, { page: "Dane zboru" });
 
@@ -57,6 +61,12 @@ export async function action({ request }: ActionFunctionArgs) {
 
 type Values = ReturnType<typeof useLoaderData<typeof loader>>["state"]["values"];
 
+/** The action's answer when nothing was saved (a save redirects). */
+interface Reply {
+  error: string;
+  refused?: FactsRefusal;
+}
+
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <fieldset className="facts-section">
@@ -68,13 +78,18 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 
 export default function ChurchFactsPage() {
   const { email, flash, state, kept, sample } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+  // With JavaScript the form is sent by the script: no page load, the fields as typed, a refusal beside them.
+  const { fetcher, reply: scriptReply } = useScriptForm<Reply>("church-facts");
+  const documentReply = useActionData<typeof action>() as Reply | undefined;
+  const saving = fetcher.state !== "idle";
+  const reply = scriptReply ?? documentReply;
   const refused = reply?.refused ?? null;
   const values: Values = refused?.values ?? state.values;
   const version = refused?.version ?? state.version;
   const errors: Partial<Record<FactField, string>> = refused?.errors ?? {};
   // A new key each time the shown values change, so the inputs take them (they are uncontrolled).
-  const formKey = `${version}-${reply ? JSON.stringify(values) : "stored"}`;
+  // (An answer without values, such as 503 while the database is away, keeps the form as it is.)
+  const formKey = `${version}-${refused ? JSON.stringify(values) : "stored"}`;
 
   const text = (field: FactField, extra: Record<string, unknown> = {}) => (
     <Field
@@ -126,18 +141,20 @@ export default function ChurchFactsPage() {
           current={refused.conflict.current.map((c) => ({ ...c, long: true }))}
         />
       ) : null}
-      {/* A document post, also with JavaScript: while the database is away the
-          answer is the server's 'Nie zapisano zmian' page holding every field
-          typed (app/http/pastor-door.server.ts), which a data request could not
-          show (the page would fall to the error boundary and lose the text). */}
-      <Form method="post" action={PASTOR_FACTS_PATH} className="form facts-form" key={formKey} reloadDocument>
+      <SavingNote busy={saving} />
+      {/* Without JavaScript a plain form post; while the database is away the
+          answer is then the server's 'Nie zapisano zmian' page holding every
+          field typed (app/http/pastor-door.server.ts). With it, the script's
+          post gets `{ error }` and the form stays as typed (no revalidation:
+          keepPageWhenNotSaved). */}
+      <fetcher.Form method="post" action={PASTOR_FACTS_PATH} className="form facts-form" key={formKey}>
         <CsrfInput />
         <input type="hidden" name="version" value={version} />
         {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}
         <input type="hidden" name="creedSent" value="1" />
         {/* First in the form, so Enter in a field saves rather than moving a creed statement. */}
         <button type="submit" className="button">
-          zapisz
+          {saving ? SAVING : "zapisz"}
         </button>
         <Section title="Zbór i adres">
           {text("name")}
@@ -200,9 +217,9 @@ export default function ChurchFactsPage() {
           <TextAreaField label="Nowy punkt" id="facts-creed-new" name="creed" rows={2} error={errors.creed} />
         </Section>
         <button type="submit" className="button">
-          zapisz
+          {saving ? SAVING : "zapisz"}
         </button>
-      </Form>
+      </fetcher.Form>
     </section>
   );
 }

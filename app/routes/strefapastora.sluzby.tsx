@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useRef } from "react";
 import { ministryForm } from "~/http/form-schemas.server";
 import { requireUser } from "~/features/auth/auth.server";
 import { listMinistries } from "~/features/church/about.server";
@@ -20,6 +21,7 @@ import { seo } from "~/features/seo/seo";
 import { PANEL_PATH, PASTOR_MINISTRIES_PATH } from "~/lib/paths";
 import { parseOrder } from "~/lib/order";
 import { SortableList } from "~/components/sortable-list";
+import { SavingNote, optimisticList, usePendingPosts, useScriptForm } from "~/components/optimistic";
 import { readSmallForm } from "~/http/small-form.server";
 
 // A post that met the outage leaves the page as it is, its message shown (see keepPageWhenNotSaved).
@@ -112,15 +114,33 @@ function MinistryFields({ prefix, values, field }: { prefix: string; values: Typ
   );
 }
 
+type Ministry = ReturnType<typeof useLoaderData<typeof loader>>["ministries"][number];
+
 export default function PastorMinistries() {
   const { email, flash, ministries } = useLoaderData<typeof loader>();
+  // Without JavaScript a refusal is the action's answer to the page; with it, each form's own (see MinistryRow).
   const reply = useActionData<typeof action>() as Reply | undefined;
   const refusedFor = reply?.values ? reply.id : undefined;
+  // What the posts being sent will change, shown before the server answers (app/components/optimistic.tsx).
+  const posts = usePendingPosts(PASTOR_MINISTRIES_PATH);
+  const rows = optimisticList(
+    ministries.map((m) => ({ ...m, label: m.name })),
+    posts,
+    (m, post) =>
+      post.get("intent") === "save" ? { ...m, label: String(post.get("name") ?? "").trim() || m.label } : m,
+  );
+  const added = posts
+    .filter((post) => post.get("intent") === "add")
+    .map((post, i) => {
+      const name = String(post.get("name") ?? "").trim();
+      return { id: -1 - i, name, description: "", people: [], label: name, unsaved: true };
+    });
   return (
     <section className="page pastor">
       <PastorBar email={email} />
       <h1>Służby</h1>
       <FlashMessage message={flash} />
+      <SavingNote busy={posts.length > 0} />
       <p className="pastor-actions">
         <BackLink to={PANEL_PATH} />
       </p>
@@ -134,71 +154,116 @@ export default function PastorMinistries() {
           reloadDocument={DOCUMENT_POST}
         />
       ) : null}
-      <SortableList
-        items={ministries.map((m) => ({ ...m, label: m.name }))}
-        action={PASTOR_MINISTRIES_PATH}
-        className="order-list ministries-edit"
-      >
-        {(m, i, count) => {
-          const typed = refusedFor === m.id ? (reply?.values ?? null) : null;
-          const values = typed ?? { name: m.name, description: m.description, people: m.people.join("\n") };
-          return (
-            <>
-              {/* A new key when the shown values change, so the uncontrolled inputs take them. */}
-              <Form
-                key={JSON.stringify(values)}
-                method="post"
-                action={PASTOR_MINISTRIES_PATH}
-                className="form"
-                reloadDocument={DOCUMENT_POST}
-              >
-                <CsrfInput />
-                <input type="hidden" name="id" value={m.id} />
-                <MinistryFields prefix={`ministry-${m.id}`} values={values} field={typed ? reply?.field : null} />
-                <button type="submit" name="intent" value="save" className="button">
-                  zapisz
-                </button>
-                {i > 0 ? (
-                  <button type="submit" name="intent" value="up" aria-label={`przesuń „${m.name}” wyżej`}>
-                    ↑
-                  </button>
-                ) : null}
-                {i < count - 1 ? (
-                  <button type="submit" name="intent" value="down" aria-label={`przesuń „${m.name}” niżej`}>
-                    ↓
-                  </button>
-                ) : null}
-              </Form>
-              <ConfirmButton
-                action={PASTOR_MINISTRIES_PATH}
-                question={`Usunąć służbę „${m.name}”?`}
-                fields={{ id: String(m.id) }}
-                reloadDocument={DOCUMENT_POST}
-              >
-                usuń
-              </ConfirmButton>
-            </>
-          );
-        }}
+      <SortableList items={[...rows, ...added]} action={PASTOR_MINISTRIES_PATH} className="order-list ministries-edit">
+        {(m, i, count) =>
+          m.unsaved ? (
+            <p className="unsaved-row">{m.label}</p>
+          ) : (
+            <MinistryRow
+              ministry={m}
+              label={m.label}
+              index={i}
+              count={count}
+              refused={refusedFor === m.id ? reply : undefined}
+            />
+          )
+        }
       </SortableList>
       <h2>Dodaj służbę</h2>
-      <Form
+      <AddMinistry refused={refusedFor === null ? reply : undefined} />
+    </section>
+  );
+}
+
+/**
+ * One ministry's form (save, ↑/↓) and its remove button. With JavaScript
+ * both are sent by the script and a refusal is shown beside them, the
+ * fields as typed; `label` is the name the page shows, a new one at once.
+ */
+function MinistryRow({
+  ministry: m,
+  label,
+  index,
+  count,
+  refused,
+}: {
+  ministry: Ministry;
+  label: string;
+  index: number;
+  count: number;
+  /** The action's answer to this form without JavaScript. */
+  refused?: Reply;
+}) {
+  const { fetcher, reply: scriptReply } = useScriptForm<Reply>(`ministry-${m.id}`);
+  const reply = scriptReply ?? refused;
+  // The stored values, or those of a refusal without JavaScript (with it, the fields keep what was typed).
+  const values = refused?.values ?? { name: m.name, description: m.description, people: m.people.join("\n") };
+  return (
+    <>
+      {/* A new key when the shown values change, so the uncontrolled inputs take them. */}
+      <fetcher.Form
+        key={JSON.stringify(values)}
         method="post"
         action={PASTOR_MINISTRIES_PATH}
         className="form"
-        key={refusedFor === null ? "refused" : "new"}
-        reloadDocument={DOCUMENT_POST}
+        preventScrollReset
+      >
+        <CsrfInput />
+        <input type="hidden" name="id" value={m.id} />
+        <MinistryFields prefix={`ministry-${m.id}`} values={values} field={reply?.field} />
+        <button type="submit" name="intent" value="save" className="button">
+          zapisz
+        </button>
+        {index > 0 ? (
+          <button type="submit" name="intent" value="up" aria-label={`przesuń „${label}” wyżej`}>
+            ↑
+          </button>
+        ) : null}
+        {index < count - 1 ? (
+          <button type="submit" name="intent" value="down" aria-label={`przesuń „${label}” niżej`}>
+            ↓
+          </button>
+        ) : null}
+      </fetcher.Form>
+      <FormError message={scriptReply?.error} />
+      <ConfirmButton
+        action={PASTOR_MINISTRIES_PATH}
+        question={`Usunąć służbę „${label}”?`}
+        fields={{ id: String(m.id) }}
+        fetcherKey={`ministry-remove-${m.id}`}
+      >
+        usuń
+      </ConfirmButton>
+    </>
+  );
+}
+
+/** The form of a new ministry: emptied once it is saved, kept as typed when refused. */
+function AddMinistry({ refused }: { refused?: Reply }) {
+  const form = useRef<HTMLFormElement>(null);
+  const { fetcher, reply: scriptReply } = useScriptForm<Reply>("ministry-add", () => form.current?.reset());
+  const reply = scriptReply ?? refused;
+  return (
+    <>
+      <fetcher.Form
+        ref={form}
+        method="post"
+        action={PASTOR_MINISTRIES_PATH}
+        className="form"
+        key={refused ? "refused" : "new"}
+        preventScrollReset
       >
         <CsrfInput />
         <MinistryFields
           prefix="ministry-new"
-          values={(refusedFor === null ? reply?.values : null) ?? { name: "", description: "", people: "" }}
-          field={refusedFor === null ? reply?.field : null}
+          values={refused?.values ?? { name: "", description: "", people: "" }}
+          field={reply?.field}
         />
         <button type="submit" name="intent" value="add" className="button">
           dodaj służbę
         </button>
-      </Form>
-    </section>
+      </fetcher.Form>
+      <FormError message={scriptReply?.error} />
+    </>
   );
 }

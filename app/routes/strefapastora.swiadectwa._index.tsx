@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { testimonyListForm } from "~/http/form-schemas.server";
 import { requireUser } from "~/features/auth/auth.server";
 import { URLENCODED_FORM_MAX_BYTES } from "~/features/auth/csrf.server";
@@ -14,6 +14,7 @@ import {
 } from "~/features/church/testimonies.server";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
 import { SortableList } from "~/components/sortable-list";
+import { SavingNote, optimisticList, usePendingPosts, useScriptForm } from "~/components/optimistic";
 import { STALE_ORDER_MESSAGE, parseOrder } from "~/lib/order";
 import { DOCUMENT_POST, FlashMessage, FormError, keepPageWhenNotSaved } from "~/components/forms";
 import { BackLink } from "~/components/layout";
@@ -82,14 +83,28 @@ interface Reply {
   confirm?: { id: number; question: string };
 }
 
+type Testimony = ReturnType<typeof useLoaderData<typeof loader>>["testimonies"][number];
+
 export default function PastorTestimonies() {
   const { email, flash, testimonies } = useLoaderData<typeof loader>();
+  // Without JavaScript a refusal is the action's answer to the page; with it, each form's own (see TestimonyRow).
   const reply = useActionData<typeof action>() as Reply | undefined;
+  // What the posts being sent will change, shown before the server answers (app/components/optimistic.tsx).
+  const posts = usePendingPosts(PASTOR_TESTIMONIES_PATH);
+  const rows = optimisticList(
+    testimonies.map((t) => ({ ...t, label: t.title })),
+    posts,
+    (t, post) => {
+      const intent = post.get("intent");
+      return intent === "hide" || intent === "show" ? { ...t, hidden: intent === "hide" } : t;
+    },
+  );
   return (
     <section className="page pastor">
       <PastorBar email={email} />
       <h1>Świadectwa</h1>
       <FlashMessage message={flash} />
+      <SavingNote busy={posts.length > 0} />
       <p className="pastor-actions">
         <Link className="button" to={ADD_TESTIMONY_PATH}>
           dodaj świadectwo
@@ -110,58 +125,63 @@ export default function PastorTestimonies() {
       {testimonies.length === 0 ? (
         <p className="empty">Nie ma żadnych świadectw.</p>
       ) : (
-        <SortableList
-          items={testimonies.map((t) => ({ ...t, label: t.title }))}
-          action={PASTOR_TESTIMONIES_PATH}
-          className="order-list testimonies-edit"
-        >
-          {(t, i, count) => {
-            const which = <span className="visually-hidden">: {t.title}</span>;
-            return (
-              <>
-                <h2>
-                  {t.title}
-                  {t.hidden ? <span className="draft-mark"> (ukryte)</span> : null}
-                </h2>
-                <div className="card-actions">
-                  <Link to={editTestimonyPath(t.id)}>edytuj{which}</Link>
-                  {t.hidden ? null : (
-                    <a href={testimonyPath(t.id)} target="_blank" rel="noreferrer">
-                      zobacz na stronie{which}
-                    </a>
-                  )}
-                  <Form method="post" action={PASTOR_TESTIMONIES_PATH} reloadDocument={DOCUMENT_POST}>
-                    <CsrfInput />
-                    <input type="hidden" name="id" value={t.id} />
-                    <button type="submit" name="intent" value={t.hidden ? "show" : "hide"} className="secondary">
-                      {t.hidden ? "pokaż" : "ukryj"}
-                      {which}
-                    </button>
-                    {i > 0 ? (
-                      <button type="submit" name="intent" value="up" aria-label={`przesuń „${t.title}” wyżej`}>
-                        ↑
-                      </button>
-                    ) : null}
-                    {i < count - 1 ? (
-                      <button type="submit" name="intent" value="down" aria-label={`przesuń „${t.title}” niżej`}>
-                        ↓
-                      </button>
-                    ) : null}
-                  </Form>
-                  <ConfirmButton
-                    action={PASTOR_TESTIMONIES_PATH}
-                    question={deleteQuestion(t.title)}
-                    fields={{ id: String(t.id) }}
-                    reloadDocument={DOCUMENT_POST}
-                  >
-                    usuń{which}
-                  </ConfirmButton>
-                </div>
-              </>
-            );
-          }}
+        <SortableList items={rows} action={PASTOR_TESTIMONIES_PATH} className="order-list testimonies-edit">
+          {(t, i, count) => <TestimonyRow testimony={t} index={i} count={count} />}
         </SortableList>
       )}
     </section>
+  );
+}
+
+/**
+ * One testimony: its title, links, the form of 'ukryj'/'pokaż' and ↑/↓, and
+ * its delete button. With JavaScript both forms are sent by the script and a
+ * refusal is shown beside them.
+ */
+function TestimonyRow({ testimony: t, index, count }: { testimony: Testimony; index: number; count: number }) {
+  const { fetcher, reply } = useScriptForm<Reply>(`testimony-${t.id}`);
+  const which = <span className="visually-hidden">: {t.title}</span>;
+  return (
+    <>
+      <h2>
+        {t.title}
+        {t.hidden ? <span className="draft-mark"> (ukryte)</span> : null}
+      </h2>
+      <div className="card-actions">
+        <Link to={editTestimonyPath(t.id)}>edytuj{which}</Link>
+        {t.hidden ? null : (
+          <a href={testimonyPath(t.id)} target="_blank" rel="noreferrer">
+            zobacz na stronie{which}
+          </a>
+        )}
+        <fetcher.Form method="post" action={PASTOR_TESTIMONIES_PATH} preventScrollReset>
+          <CsrfInput />
+          <input type="hidden" name="id" value={t.id} />
+          <button type="submit" name="intent" value={t.hidden ? "show" : "hide"} className="secondary">
+            {t.hidden ? "pokaż" : "ukryj"}
+            {which}
+          </button>
+          {index > 0 ? (
+            <button type="submit" name="intent" value="up" aria-label={`przesuń „${t.title}” wyżej`}>
+              ↑
+            </button>
+          ) : null}
+          {index < count - 1 ? (
+            <button type="submit" name="intent" value="down" aria-label={`przesuń „${t.title}” niżej`}>
+              ↓
+            </button>
+          ) : null}
+        </fetcher.Form>
+        <ConfirmButton
+          action={PASTOR_TESTIMONIES_PATH}
+          question={deleteQuestion(t.title)}
+          fields={{ id: String(t.id) }}
+          fetcherKey={`testimony-remove-${t.id}`}
+        >
+          usuń{which}
+        </ConfirmButton>
+      </div>
+      <FormError message={reply?.error} />
+    </>
   );
 }

@@ -147,22 +147,82 @@ test("a ministry saved or added during the outage comes back with everything typ
 
   proxy!.cut();
   await first.getByRole("button", { name: "zapisz" }).click();
-  await expect(notSaved(page)).toBeVisible();
-  await expect(page.getByLabel("Nazwa")).toHaveValue(name);
-  await expect(page.getByLabel("Osoby")).toHaveValue("Anna Nowak\nPiotr Zieliński");
-  await expect(page.getByLabel("Opis")).toHaveValue(TEXT);
+  if (js()) {
+    // Sent by the script: the page stays, saying so beside the form, the fields as typed.
+    await expect(refusedInPage(page)).toBeVisible();
+    await expect(first.getByLabel("Nazwa służby")).toHaveValue(name);
+    await expect(first.getByLabel("Osoby (jedna w wierszu, w kolejności na stronie)")).toHaveValue(
+      "Anna Nowak\nPiotr Zieliński",
+    );
+    await expect(first.getByLabel("Opis (opcjonalnie)")).toHaveValue(TEXT);
+  } else {
+    await expect(notSaved(page)).toBeVisible();
+    await expect(page.getByLabel("Nazwa")).toHaveValue(name);
+    await expect(page.getByLabel("Osoby")).toHaveValue("Anna Nowak\nPiotr Zieliński");
+    await expect(page.getByLabel("Opis")).toHaveValue(TEXT);
+  }
 
   proxy!.restore();
   await page.goto("/strefapastora/sluzby");
   const added = page.locator("form.form").filter({ has: page.getByRole("button", { name: "dodaj służbę" }) });
   await hydrated(added);
+  const count = await page.locator(".ministries-edit > li").count();
   await added.getByLabel("Nazwa służby").fill("Służba modlitewna");
   await added.getByLabel("Osoby (jedna w wierszu, w kolejności na stronie)").fill("Ewa Szymańska");
   proxy!.cut();
   await added.getByRole("button", { name: "dodaj służbę" }).click();
-  await expect(notSaved(page)).toBeVisible();
-  await expect(page.getByLabel("Nazwa")).toHaveValue("Służba modlitewna");
-  await expect(page.getByLabel("Osoby")).toHaveValue("Ewa Szymańska");
+  if (js()) {
+    await expect(refusedInPage(page)).toBeVisible();
+    // The new row shown while it was sent is gone: the list is the server's again.
+    await expect(page.locator(".ministries-edit > li")).toHaveCount(count);
+    await expect(added.getByLabel("Nazwa służby")).toHaveValue("Służba modlitewna");
+    await expect(added.getByLabel("Osoby (jedna w wierszu, w kolejności na stronie)")).toHaveValue("Ewa Szymańska");
+  } else {
+    await expect(notSaved(page)).toBeVisible();
+    await expect(page.getByLabel("Nazwa")).toHaveValue("Służba modlitewna");
+    await expect(page.getByLabel("Osoby")).toHaveValue("Ewa Szymańska");
+  }
+  await page.context().close();
+});
+
+test("the congregation's facts and a testimony hidden during the outage: the page stays as typed, or the 'not saved' page", async ({
+  browser,
+}) => {
+  const page = await pastorPage(browser);
+  await page.goto("/strefapastora/dane-zboru");
+  const account = page.getByLabel("Numer konta");
+  await hydrated(account);
+  const typed = "61 1090 1014 0000 0712 1981 2874";
+  await account.fill(typed);
+  await page.getByLabel("Miejscowość").fill("Wieliczka z awarii");
+  proxy!.cut();
+  await page.getByRole("button", { name: "zapisz" }).first().click();
+  if (js()) {
+    await expect(refusedInPage(page)).toBeVisible();
+    await expect(page.getByRole("button", { name: "zapisz" }).first()).toBeVisible();
+    await expect(account).toHaveValue(typed);
+    await expect(page.getByLabel("Miejscowość")).toHaveValue("Wieliczka z awarii");
+  } else {
+    await expect(notSaved(page)).toBeVisible();
+    await expect(page.getByLabel("Numer konta")).toHaveValue(typed);
+    await expect(page.getByLabel("Miejscowość")).toHaveValue("Wieliczka z awarii");
+  }
+
+  // A testimony hidden: with the script, the draft mark shown at once goes once the server cannot save it.
+  proxy!.restore();
+  await page.goto("/strefapastora/swiadectwa");
+  const row = page.locator(".testimonies-edit > li").first();
+  const hide = row.getByRole("button", { name: /^ukryj/ });
+  await hydrated(hide);
+  proxy!.cut();
+  await hide.click();
+  if (js()) {
+    await expect(row.getByRole("alert")).toContainText("Nie zapisano zmian: baza danych");
+    await expect(row.locator(".draft-mark")).toHaveCount(0);
+    await expect(row.getByRole("button", { name: /^ukryj/ })).toBeVisible();
+  } else {
+    await expect(notSaved(page)).toBeVisible();
+  }
   await page.context().close();
 });
 
