@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { SavingNote, optimisticList, usePendingPosts, useScriptForm } from "~/components/optimistic";
 import { historyPhotoListForm } from "~/http/form-schemas.server";
 import { requireUser } from "~/features/auth/auth.server";
 import {
@@ -96,11 +97,20 @@ export default function PastorHistoryPhotos() {
   const { email, flash, photos } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply | undefined;
   const sending = useNavigation().formEncType === "multipart/form-data";
+  // What the posts being sent will change, shown before the server answers (app/components/optimistic.tsx).
+  const posts = usePendingPosts(PASTOR_HISTORY_PHOTOS_PATH);
+  const rows = optimisticList(
+    photos.map((p) => ({ ...p, label: p.name })),
+    posts,
+    (p, post) =>
+      post.get("intent") === "describe" ? { ...p, label: String(post.get("name") ?? "").trim() || p.label } : p,
+  );
   return (
     <section className="page pastor">
       <PastorBar email={email} />
       <h1>Zdjęcia z historii zboru</h1>
       <FlashMessage message={flash} />
+      <SavingNote busy={posts.length > 0} />
       <p className="pastor-actions">
         <BackLink to={PANEL_PATH} />
         <a href={`${ABOUT_PATH}#zdjecia`} target="_blank" rel="noreferrer">
@@ -129,56 +139,87 @@ export default function PastorHistoryPhotos() {
       {photos.length === 0 ? (
         <p className="empty">Nie ma żadnych zdjęć do wyświetlenia.</p>
       ) : (
-        <SortableList
-          items={photos.map((p) => ({ ...p, label: p.name }))}
-          action={PASTOR_HISTORY_PHOTOS_PATH}
-          className="order-list history-photos-edit"
-        >
-          {(p, i, count) => {
-            const typed = reply?.id === p.id && reply.name !== undefined ? reply.name : p.name;
-            return (
-              <>
-                <img
-                  src={p.thumb}
-                  alt=""
-                  width={80}
-                  height={Math.round((80 * p.height) / p.width) || 80}
-                  loading="lazy"
-                />
-                {/* A new key when the shown description changes, so the uncontrolled input takes it. */}
-                <Form key={typed} method="post" action={PASTOR_HISTORY_PHOTOS_PATH} className="history-photo-form">
-                  <CsrfInput />
-                  <input type="hidden" name="id" value={p.id} />
-                  <label htmlFor={`history-photo-${p.id}`}>Opis zdjęcia {i + 1}</label>
-                  <input id={`history-photo-${p.id}`} name="name" defaultValue={typed} maxLength={600} />
-                  <span className="move-buttons">
-                    <button type="submit" name="intent" value="describe" className="secondary">
-                      zapisz opis
-                    </button>
-                    {i > 0 ? (
-                      <button type="submit" name="intent" value="up" aria-label={`przesuń zdjęcie „${p.name}” wyżej`}>
-                        ↑
-                      </button>
-                    ) : null}
-                    {i < count - 1 ? (
-                      <button type="submit" name="intent" value="down" aria-label={`przesuń zdjęcie „${p.name}” niżej`}>
-                        ↓
-                      </button>
-                    ) : null}
-                  </span>
-                </Form>
-                <ConfirmButton
-                  action={PASTOR_HISTORY_PHOTOS_PATH}
-                  question={deleteQuestion(p.name)}
-                  fields={{ id: String(p.id) }}
-                >
-                  usuń<span className="visually-hidden"> zdjęcie „{p.name}”</span>
-                </ConfirmButton>
-              </>
-            );
-          }}
+        <SortableList items={rows} action={PASTOR_HISTORY_PHOTOS_PATH} className="order-list history-photos-edit">
+          {(p, i, count) => (
+            <HistoryPhotoRow
+              photo={p}
+              label={p.label}
+              index={i}
+              count={count}
+              refused={reply?.id === p.id ? reply : undefined}
+            />
+          )}
         </SortableList>
       )}
     </section>
+  );
+}
+
+type Photo = ReturnType<typeof useLoaderData<typeof loader>>["photos"][number];
+
+/**
+ * One photo: its description's form (with ↑/↓) and its remove button. With
+ * JavaScript both are sent by the script and a refusal is shown beside them,
+ * the description as typed; `label` is the description the page names it by,
+ * a new one at once.
+ */
+function HistoryPhotoRow({
+  photo: p,
+  label,
+  index,
+  count,
+  refused,
+}: {
+  photo: Photo;
+  label: string;
+  index: number;
+  count: number;
+  /** The action's answer to this form without JavaScript. */
+  refused?: Reply;
+}) {
+  const { fetcher, reply } = useScriptForm<Reply>(`history-photo-${p.id}`);
+  // The stored description, or a refused one without JavaScript (with it, the field keeps what was typed).
+  const typed = refused?.name ?? p.name;
+  return (
+    <>
+      <img src={p.thumb} alt="" width={80} height={Math.round((80 * p.height) / p.width) || 80} loading="lazy" />
+      {/* A new key when the shown description changes, so the uncontrolled input takes it. */}
+      <fetcher.Form
+        key={typed}
+        method="post"
+        action={PASTOR_HISTORY_PHOTOS_PATH}
+        className="history-photo-form"
+        preventScrollReset
+      >
+        <CsrfInput />
+        <input type="hidden" name="id" value={p.id} />
+        <label htmlFor={`history-photo-${p.id}`}>Opis zdjęcia {index + 1}</label>
+        <input id={`history-photo-${p.id}`} name="name" defaultValue={typed} maxLength={600} />
+        <span className="move-buttons">
+          <button type="submit" name="intent" value="describe" className="secondary">
+            zapisz opis
+          </button>
+          {index > 0 ? (
+            <button type="submit" name="intent" value="up" aria-label={`przesuń zdjęcie „${label}” wyżej`}>
+              ↑
+            </button>
+          ) : null}
+          {index < count - 1 ? (
+            <button type="submit" name="intent" value="down" aria-label={`przesuń zdjęcie „${label}” niżej`}>
+              ↓
+            </button>
+          ) : null}
+        </span>
+      </fetcher.Form>
+      <FormError message={reply?.error} />
+      <ConfirmButton
+        action={PASTOR_HISTORY_PHOTOS_PATH}
+        question={deleteQuestion(label)}
+        fields={{ id: String(p.id) }}
+        fetcherKey={`history-photo-remove-${p.id}`}
+      >
+        usuń<span className="visually-hidden"> zdjęcie „{label}”</span>
+      </ConfirmButton>
+    </>
   );
 }

@@ -1,5 +1,5 @@
-// Optimistic saves with JavaScript on the pastor's 'Służby', 'Świadectwa' and
-// 'Dane zboru' pages (app/components/optimistic.tsx): each post is held on
+// Optimistic saves with JavaScript on the pastor's 'Służby', 'Świadectwa',
+// 'Zdjęcia z historii zboru' and 'Dane zboru' pages (app/components/optimistic.tsx): each post is held on
 // its way to the server, and the page already shows what it will change (a
 // row moved, added, renamed or gone, a draft mark, 'Zapisywanie…'); released,
 // the server's answer stands: its message after a save, its refusal beside
@@ -7,6 +7,7 @@
 import type { Page } from "@playwright/test";
 import { sampleFacts } from "../../app/content/church";
 import { expect, flash, hydrated, signIn, test } from "./fixtures";
+import { photo } from "./galleries.helpers";
 
 /**
  * Holds the script's posts to `path` (its `.data` address) until `release`:
@@ -229,5 +230,60 @@ test.describe("church facts", () => {
     await page.getByRole("button", { name: "zapisz" }).first().click();
     await expect(flash(page)).toHaveText("Zapisano: Numer konta.");
     await expect(account).toHaveValue(sampleFacts.account);
+  });
+});
+
+test.describe("history photos", () => {
+  const PAGE = "/strefapastora/zdjecia-historii";
+  const rows = (page: Page) => page.locator(".history-photos-edit > li");
+  const labels = (page: Page) => rows(page).evaluateAll((li) => li.map((l) => l.getAttribute("aria-label")));
+
+  test("moved, described and removed at once, before the server answers; a refused description kept as typed", async ({
+    page,
+  }) => {
+    const tag = Date.now().toString(36);
+    const [a, b] = [`E2E-optymistycznie-a-${tag}.jpg`, `E2E-optymistycznie-b-${tag}.jpg`];
+    await signIn(page);
+    await page.goto(PAGE);
+    await page.getByLabel(/^Wybierz zdjęcia/).setInputFiles([await photo(a, 30), await photo(b, 250)]);
+    await page.getByRole("button", { name: "dodaj zdjęcia" }).click();
+    await expect(flash(page)).toHaveText("2 z 2 zdjęć dodano");
+    await hydrated(rows(page).last().locator("form").first());
+    await markDocument(page);
+    const before = await labels(page);
+
+    let post = await holdPosts(page, PAGE);
+    await page.getByRole("button", { name: `przesuń zdjęcie „${b}” wyżej` }).click();
+    await post.held();
+    expect(await labels(page)).toEqual([...before.slice(0, -2), b, a]);
+    post.release();
+    await expect(flash(page)).toHaveText(`Przesunięto zdjęcie „${b}”.`);
+
+    // A description refused (empty): the stored one back in the page, the message beside the form, the field as typed.
+    const row = rows(page).filter({ has: page.locator(`input[value="${b}"]`) });
+    await row.getByRole("textbox").fill("");
+    await row.getByRole("button", { name: "zapisz opis" }).click();
+    await expect(row.getByRole("alert")).toHaveText("Opis zdjęcia nie może być pusty.");
+    await expect(row).toHaveAttribute("aria-label", b);
+    await expect(row.getByRole("textbox")).toHaveValue("");
+
+    const count = await rows(page).count();
+    post = await holdPosts(page, PAGE);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await row.getByRole("button", { name: /^usuń/ }).click();
+    await post.held();
+    await expect(rows(page).filter({ visible: true })).toHaveCount(count - 1);
+    post.release();
+    await expect(flash(page)).toHaveText(`Usunięto zdjęcie „${b}”.`);
+    await expect(rows(page)).toHaveCount(count - 1);
+
+    // The other one, for the other specs.
+    page.once("dialog", (dialog) => void dialog.accept());
+    await rows(page)
+      .filter({ has: page.locator(`input[value="${a}"]`) })
+      .getByRole("button", { name: /^usuń/ })
+      .click();
+    await expect(flash(page)).toHaveText(`Usunięto zdjęcie „${a}”.`);
+    await documentKept(page);
   });
 });
