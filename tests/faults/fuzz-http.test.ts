@@ -19,42 +19,80 @@ const EMAIL = "fuzz-http@example.org";
 const PASSWORD = "fuzz-haslo-12345";
 const MONITOR = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "zbor-fuzz-")), "loop.json");
 
-const PUBLIC = [
-  "/",
-  "/onas",
-  "/onas/swiadectwa/1",
-  "/aktualnosci",
-  "/aktualnosci/1735000000000",
-  "/aktualnosci/rss.xml",
-  "/galeria",
-  "/galeria/Piknik%20zborowy%202025",
-  "/sluzby",
-  "/kontakt",
-  "/kalendarz",
-  "/polityka-prywatnosci",
-  "/sitemap.xml",
-  "/kod-przelewu.svg",
-  "/pliki/galeria/nie-ma.jpg",
-  "/healthz",
-  "/readyz",
-];
-const PASTOR = [
-  "/strefapastora",
-  "/strefapastora/logowanie",
-  "/strefapastora/artykuly",
-  "/strefapastora/artykuly/dodaj",
-  "/strefapastora/artykuly/1735000000000",
-  "/strefapastora/galeria",
-  "/strefapastora/galeria/dodaj",
-  "/strefapastora/galeria/dodaj/zdjecia",
-  "/strefapastora/dane-zboru",
-  "/strefapastora/sluzby",
-  "/strefapastora/swiadectwa",
-  "/strefapastora/kosz",
-  "/strefapastora/urzadzenia",
-  "/strefapastora/historia-zmian",
-  "/strefapastora/weryfikacja-dwuetapowa",
-];
+const ARTICLE = "1735000000000"; // demo content
+const ALBUM = encodeURIComponent("Piknik zborowy 2025");
+const EVENT = "1"; // a sample event, weekly
+/** A day the sample event takes place, read from the calendar once the server runs. */
+let eventDay = "";
+
+// Every route module, by file, with an address that reaches it (demo
+// content). A module added without an address here fails the test below.
+const ROUTES: Record<string, () => string> = {
+  "$.tsx": () => "/nie-ma-takiej-strony",
+  "_index.tsx": () => "/",
+  "akceptuje.tsx": () => "/akceptuje",
+  "aktualnosci.$id.tsx": () => `/aktualnosci/${ARTICLE}`,
+  "aktualnosci._index.tsx": () => "/aktualnosci",
+  "aktualnosci.rss[.]xml.ts": () => "/aktualnosci/rss.xml",
+  "galeria.$slug.tsx": () => `/galeria/${ALBUM}`,
+  "galeria._index.tsx": () => "/galeria",
+  "healthz.ts": () => "/healthz",
+  "healthz_.dependencies.ts": () => "/healthz/dependencies",
+  "kalendarz.$id.tsx": () => `/kalendarz/${EVENT}`,
+  "kalendarz.$id_.$day.tsx": () => `/kalendarz/${EVENT}/${eventDay}`,
+  "kalendarz._index.tsx": () => "/kalendarz",
+  "kalendarz.google.tsx": () => "/kalendarz/google",
+  "kalendarz[.]ics.ts": () => "/kalendarz.ics",
+  "kod-przelewu[.]svg.ts": () => "/kod-przelewu.svg",
+  "kontakt.tsx": () => "/kontakt",
+  "onas._index.tsx": () => "/onas",
+  "onas.swiadectwa.$id.tsx": () => "/onas/swiadectwa/1",
+  "pliki.$.ts": () => "/pliki/galeria/nie-ma.jpg",
+  "polityka-prywatnosci.tsx": () => "/polityka-prywatnosci",
+  "readyz.ts": () => "/readyz",
+  "robots[.]txt.ts": () => "/robots.txt",
+  "sitemap[.]xml.ts": () => "/sitemap.xml",
+  "sluzby.tsx": () => "/sluzby",
+  "strefapastora._index.tsx": () => "/strefapastora",
+  "strefapastora.artykuly.$id.tsx": () => `/strefapastora/artykuly/${ARTICLE}`,
+  "strefapastora.artykuly.$id_.podglad.tsx": () => `/strefapastora/artykuly/${ARTICLE}/podglad`,
+  "strefapastora.artykuly._index.tsx": () => "/strefapastora/artykuly",
+  "strefapastora.artykuly.dodaj.tsx": () => "/strefapastora/artykuly/dodaj",
+  "strefapastora.artykuly.dodaj.wyslij.ts": () => "/strefapastora/artykuly/dodaj/wyslij",
+  "strefapastora.artykuly.edytuj.$id.tsx": () => `/strefapastora/artykuly/edytuj/${ARTICLE}`,
+  "strefapastora.artykuly.edytuj.$id.wyslij.ts": () => `/strefapastora/artykuly/edytuj/${ARTICLE}/wyslij`,
+  "strefapastora.dane-zboru.tsx": () => "/strefapastora/dane-zboru",
+  "strefapastora.galeria.$slug.tsx": () => `/strefapastora/galeria/${ALBUM}`,
+  "strefapastora.galeria.$slug_.podglad.tsx": () => `/strefapastora/galeria/${ALBUM}/podglad`,
+  "strefapastora.galeria._index.tsx": () => "/strefapastora/galeria",
+  "strefapastora.galeria.dodaj.tsx": () => "/strefapastora/galeria/dodaj",
+  "strefapastora.galeria.dodaj.zdjecia.ts": () => "/strefapastora/galeria/dodaj/zdjecia",
+  "strefapastora.galeria.edytuj.$slug.tsx": () => `/strefapastora/galeria/edytuj/${ALBUM}`,
+  "strefapastora.historia-zmian.tsx": () => "/strefapastora/historia-zmian",
+  "strefapastora.kosz.tsx": () => "/strefapastora/kosz",
+  "strefapastora.logowanie.tsx": () => "/strefapastora/logowanie",
+  "strefapastora.sluzby.tsx": () => "/strefapastora/sluzby",
+  "strefapastora.swiadectwa._index.tsx": () => "/strefapastora/swiadectwa",
+  "strefapastora.swiadectwa.dodaj.tsx": () => "/strefapastora/swiadectwa/dodaj",
+  "strefapastora.swiadectwa.edytuj.$id.tsx": () => "/strefapastora/swiadectwa/edytuj/1",
+  // The layout of the pastor area: every address under it passes through it.
+  "strefapastora.tsx": () => "/strefapastora/urzadzenia",
+  "strefapastora.urzadzenia.tsx": () => "/strefapastora/urzadzenia",
+  "strefapastora.weryfikacja-dwuetapowa.tsx": () => "/strefapastora/weryfikacja-dwuetapowa",
+  "strefapastora.wydarzenia._index.tsx": () => "/strefapastora/wydarzenia",
+  "strefapastora.wydarzenia.dodaj.tsx": () => "/strefapastora/wydarzenia/dodaj",
+  "strefapastora.wydarzenia.dodaj.wyslij.ts": () => "/strefapastora/wydarzenia/dodaj/wyslij",
+  "strefapastora.wydarzenia.edytuj.$id.tsx": () => `/strefapastora/wydarzenia/edytuj/${EVENT}`,
+  "strefapastora.wydarzenia.edytuj.$id.wyslij.ts": () => `/strefapastora/wydarzenia/edytuj/${EVENT}/wyslij`,
+  "strefapastora.wydarzenia.edytuj.$id_.termin.$day.tsx": () =>
+    `/strefapastora/wydarzenia/edytuj/${EVENT}/termin/${eventDay}`,
+  "strefapastora.wyloguj.ts": () => "/strefapastora/wyloguj",
+  "strefapastora.zdjecia-historii.tsx": () => "/strefapastora/zdjecia-historii",
+};
+
+it("has an address for every route module", () => {
+  expect(Object.keys(ROUTES).sort()).toEqual(fs.readdirSync("app/routes").sort());
+});
 
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
 let server: RunningServer;
@@ -75,6 +113,8 @@ beforeAll(async () => {
     NODE_OPTIONS: `--expose-gc --import ${path.resolve("tests/faults/loop-monitor.mjs")}`,
   });
   cookie = await signInTo(server, EMAIL, PASSWORD);
+  const calendar = await (await fetch(`${server.base}/kalendarz`)).text();
+  eventDay = new RegExp(`href="/kalendarz/${EVENT}/(\\d{4}-\\d{2}-\\d{2})"`).exec(calendar)![1];
 }, 120_000);
 
 afterAll(async () => {
@@ -176,7 +216,7 @@ function spellings(p: string): string[] {
 it.runIf(hasPostgres)(
   "answers every hostile request without a 5xx, a stack trace, a stalled event loop or kept memory",
   async () => {
-    const routes = [...PUBLIC, ...PASTOR];
+    const routes = [...new Set(Object.values(ROUTES).map((address) => address()))];
     const thousandParams = Array.from({ length: 1000 }, (_, i) => `p${i}=${i}`).join("&");
     const badHosts = ["127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:99999", "127.0.0.1:abc", `${"a".repeat(40)}_`];
 
@@ -262,6 +302,10 @@ it.runIf(hasPostgres)(
     // Nothing reached the log as a stack trace.
     expect(server.output()).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
     expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+    // The signed-in passes stayed signed in: no hostile post ended the session.
+    expect(
+      (await fetch(`${server.base}/strefapastora`, { headers: { Cookie: cookie }, redirect: "manual" })).status,
+    ).toBe(200);
   },
   600_000,
 );
