@@ -1,3 +1,4 @@
+import http from "node:http";
 import { listArticleCards } from "~/features/articles/articles.server";
 import { listGalleryCards } from "~/features/galleries/galleries.server";
 import {
@@ -14,6 +15,7 @@ import {
   galleryPath,
   newsPagePath,
 } from "~/lib/paths";
+import { WARMER_AGENT, pageCache } from "~/http/page-cache.server";
 import { config } from "~/services/config.server";
 import { contentKey } from "~/services/content-version.server";
 import { logger } from "~/services/logger.server";
@@ -25,6 +27,14 @@ import { logger } from "~/services/logger.server";
  * of the instance's own port, as a visitor would, so they go through the
  * page cache and are kept exactly as a visitor's view would be.
  *
+ * With PUBLIC_URL set, pages do not print the host and one copy serves any
+ * name. Without it pages are kept per host, so the pages are rendered for
+ * the names visitors ask for most (at most MAX_HOSTS, counted by the page
+ * cache), or for the instance's own address until a visitor has come; a
+ * name that comes up later is warmed once it does, and never more than
+ * MAX_HOSTS names per content version, so made-up hosts cannot keep the
+ * warmer busy.
+ *
  * Visitors never wait for it: one page at a time, and after each a pause as
  * long as it took (at most half of a core), a round given up after
  * ROUND_MS. Each instance learns of a change by the same once-a-second
@@ -35,6 +45,7 @@ const CHECK_MS = 1_000;
 const ROUND_MS = 60_000;
 const PAGE_TIMEOUT_MS = 10_000;
 const NEWEST = 5;
+const MAX_HOSTS = 3;
 
 let stopped = true;
 let timer: NodeJS.Timeout | undefined;
@@ -62,18 +73,35 @@ async function addresses(): Promise<string[]> {
   ];
 }
 
-/** Renders each address once; false when the content changed meanwhile or the server did not answer. */
-async function round(origin: string, host: string, key: string): Promise<boolean> {
+/** Asks this instance for one page as a visitor of `host` would (fetch would not send that Host header). */
+function render(port: number, host: string, address: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      { host: "127.0.0.1", port, path: address, headers: { Host: host, "User-Agent": WARMER_AGENT } },
+      (res) => {
+        res.resume();
+        res.on("end", resolve);
+        res.on("error", reject);
+      },
+    );
+    req.setTimeout(PAGE_TIMEOUT_MS, () =>
+      req.destroy(new Error(`no answer for ${address} within ${PAGE_TIMEOUT_MS} ms`)),
+    );
+    req.on("error", reject);
+  });
+}
+
+/** Renders each address once for each host; false when the content changed meanwhile or the server did not answer. */
+async function round(port: number, hosts: string[], key: string): Promise<boolean> {
   const deadline = Date.now() + ROUND_MS;
-  for (const address of await addresses()) {
-    if (stopped || Date.now() > deadline || (await contentKey()) !== key) return false;
-    const started = Date.now();
-    const res = await fetch(origin + address, {
-      headers: { Host: host, "User-Agent": "zbor-page-warmer" },
-      signal: AbortSignal.timeout(PAGE_TIMEOUT_MS),
-    });
-    await res.arrayBuffer();
-    await new Promise((r) => setTimeout(r, Math.max(10, Date.now() - started)));
+  const all = await addresses();
+  for (const host of hosts) {
+    for (const address of all) {
+      if (stopped || Date.now() > deadline || (await contentKey()) !== key) return false;
+      const started = Date.now();
+      await render(port, host, address);
+      await new Promise((r) => setTimeout(r, Math.max(10, Date.now() - started)));
+    }
   }
   return true;
 }
@@ -83,16 +111,28 @@ export function startPageWarmer(port = config().port) {
   if (!config().warmPages || !stopped) return;
   stopped = false;
   const publicUrl = config().publicUrl;
-  const origin = `http://127.0.0.1:${port}`;
   // With PUBLIC_URL set pages do not print the host, and any host shares one copy.
-  const host = publicUrl ? new URL(publicUrl).host : `127.0.0.1:${port}`;
-  let warmed: string | null = null;
+  const hosts = (): string[] => {
+    if (publicUrl) return [new URL(publicUrl).host];
+    const asked = pageCache().visitorHosts(MAX_HOSTS);
+    return asked.length > 0 ? asked : [`127.0.0.1:${port}`];
+  };
+  // The content key the hosts below were warmed for.
+  let version: string | null = null;
+  const warmed = new Set<string>();
   const tick = async () => {
     try {
       const key = await contentKey();
-      if (key !== warmed && (await round(origin, host, key))) {
-        warmed = key;
-        logger.debug({ version: key }, "page cache warmed");
+      if (key !== version) {
+        version = key;
+        warmed.clear();
+      }
+      const due = hosts()
+        .filter((host) => !warmed.has(host))
+        .slice(0, MAX_HOSTS - warmed.size);
+      if (due.length > 0 && (await round(port, due, key))) {
+        for (const host of due) warmed.add(host);
+        logger.debug({ version: key, hosts: due }, "page cache warmed");
       }
     } catch (error) {
       // The database away or the port not open yet: tried again next time.

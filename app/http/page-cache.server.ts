@@ -8,6 +8,7 @@ import { createFreshness } from "~/http/page-cache/freshness.server";
 import { pageKey } from "~/http/page-cache/key.server";
 import { isShareable, keptPage, sendKeptPage } from "~/http/page-cache/kept-page.server";
 import { createPageStore } from "~/http/page-cache/store.server";
+import { createVisitorHosts } from "~/http/page-cache/visitor-hosts.server";
 
 export { STALE_IF_ERROR_MS } from "~/http/page-cache/freshness.server";
 
@@ -46,16 +47,26 @@ export interface PageCacheOptions {
 
 const pathOf = (req: IncomingMessage) => (req.url ?? "/").split("?")[0];
 
+/** The User-Agent of the instance's own page warmer (boot/page-warmer), whose requests are no visitor's. */
+export const WARMER_AGENT = "zbor-page-warmer";
+
 export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
   const store = createPageStore(maxBytes);
   const freshness = createFreshness();
   // Pages being rendered, so that requests for the same page wait for it.
   const rendering = new Map<string, Promise<void>>();
+  const visitorHosts = createVisitorHosts();
+
+  /** Counts the host a visitor was given a kept page for (the key's first line; "" when pages print none). */
+  function countHost(key: string, req: IncomingMessage) {
+    if (hostInPages && req.headers["user-agent"] !== WARMER_AGENT) visitorHosts.seen(key.slice(0, key.indexOf("\n")));
+  }
 
   /** Answers with the page kept under `key` for `version`; false when there is none. */
   function serveKept(key: string, version: string, req: IncomingMessage, res: ServerResponse): boolean {
     const page = store.get(key, version);
     if (!page) return false;
+    countHost(key, req);
     sendKeptPage(page, req, res, req.method!);
     return true;
   }
@@ -80,6 +91,7 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
       for (const name of res.getHeaderNames()) res.removeHeader(name);
       const page = keptPage(body, all, key, version);
       store.keep(page, freshness.current());
+      countHost(key, req);
       // The request id stays this response's own.
       if (all["x-request-id"] !== undefined) res.setHeader("X-Request-Id", all["x-request-id"]);
       sendKeptPage(page, req, res, method);
@@ -135,6 +147,8 @@ export function createPageCache({ maxBytes, hostInPages }: PageCacheOptions) {
     handle,
     /** Bytes and pages held (tests, diagnostics). */
     size: store.size,
+    /** While pages print the host: the `n` hosts visitors were given pages for most, most first. */
+    visitorHosts: (n: number) => visitorHosts.top(n),
   };
 }
 

@@ -6,6 +6,7 @@
 // text kept. Then the line comes back: a change saved after recovery is on
 // the public page within a second, and the pages it changed are warmed
 // again, so a second cut still finds them, new.
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScratchDatabase, postgresAvailable } from "../setup/database";
 import { startTcpProxy, throughProxy } from "../tcp-proxy";
@@ -108,6 +109,20 @@ afterAll(async () => {
   await scratch?.drop();
 });
 
+/** A visitor who names the site otherwise (without PUBLIC_URL pages print the host, and are kept per host). */
+function visitAs(host: string, path: string) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    http
+      .get({ host: "127.0.0.1", port: server.port, path, headers: { Host: host }, timeout: 5_000 }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body }));
+      })
+      .on("error", reject);
+  });
+}
+
 /** How many pages the instance's page cache holds (its /readyz says). */
 async function cachedPages(): Promise<number> {
   return ((await (await fetch(`${server.base}/readyz`)).json()) as { cachedPages: number }).cachedPages;
@@ -137,6 +152,10 @@ describe.runIf(hasPostgres)("database outage behind a cut proxy", () => {
     }
     // Each of them was already kept: asking added none.
     expect(await cachedPages()).toBe(warm);
+    // A visitor of the site by another name: the main pages are warmed for that name too.
+    const other = `localhost:${server.port}`;
+    expect((await visitAs(other, "/")).status).toBe(200);
+    await warmed(2 * warm);
     const form = await factsForm();
 
     proxy.cut();
@@ -147,8 +166,10 @@ describe.runIf(hasPostgres)("database outage behind a cut proxy", () => {
         expect(res.headers.get("ETag"), path).toBe(etag);
         expect(Buffer.from(await res.arrayBuffer()).equals(body), path).toBe(true);
       }
-      // The warmed page nobody has asked for yet is there too.
+      // The warmed page nobody has asked for yet is there too, by either name.
       expect((await fetch(`${server.base}/onas`, { signal: AbortSignal.timeout(5_000) })).status).toBe(200);
+      for (const path of ["/aktualnosci", "/galeria", "/kontakt"])
+        expect((await visitAs(other, path)).status).toBe(200);
 
       // A page never rendered: the Polish 503.
       const uncached = await fetch(`${server.base}/galeria/Nieznany%20album`, { signal: AbortSignal.timeout(10_000) });
@@ -212,13 +233,16 @@ describe.runIf(hasPostgres)("database outage behind a cut proxy", () => {
     expect(shownAfter).toBeLessThanOrEqual(1_000);
     console.log(`fresh page ${shownAfter} ms after the first save once the database was back`);
 
-    // The change is warmed in too: cut again, and a page no one has asked for since shows it.
-    await warmed(warm);
+    // The change is warmed in too, for both names: cut again, and a page no one has asked for since shows it.
+    await warmed(2 * warm);
     proxy.cut();
     try {
       const about = await fetch(`${server.base}/onas`, { signal: AbortSignal.timeout(5_000) });
       expect(about.status).toBe(200);
       expect(await about.text()).toContain(name);
+      const otherAbout = await visitAs(other, "/onas");
+      expect(otherAbout.status).toBe(200);
+      expect(otherAbout.body).toContain(name);
     } finally {
       proxy.restore();
     }

@@ -10,7 +10,7 @@ import zlib from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BROWSER_ONLY_CACHE, SHARED_CACHE, publicCacheControl } from "~/http/cache.server";
 import { acceptPolicyCookie } from "~/http/cookie-notice.server";
-import { createPageCache } from "~/http/page-cache.server";
+import { WARMER_AGENT, createPageCache } from "~/http/page-cache.server";
 import { contentChanged, forgetContentVersion } from "~/services/content-version.server";
 import { resetDatabase } from "../helpers";
 
@@ -254,6 +254,24 @@ describe("nothing a client sends reaches a page served to others", () => {
     expect(rendered("/kontakt")).toBe(1);
     // Such a page may be kept by a CDN for a moment.
     expect(b.headers["cache-control"]).toBe(SHARED_CACHE);
+  });
+});
+
+describe("the names visitors ask by (for the page warmer)", () => {
+  it("are counted on pages served or kept, not on answers that are not kept nor on the warmer's own requests", async () => {
+    for (let i = 0; i < 3; i++) await get("/kontakt");
+    await get("/kontakt", { host: "inna.example:8080" });
+    await get("/prywatna", { host: "sonda.example" });
+    await get("/brak", { host: "sonda.example" });
+    await get("/galeria", { host: "127.0.0.1:3000", "User-Agent": WARMER_AGENT });
+    expect(cache.visitorHosts(3)).toEqual(["kosciol.example", "inna.example:8080"]);
+  });
+
+  it("are not counted with PUBLIC_URL set, where pages do not print the host", async () => {
+    cache = createPageCache({ ...options, hostInPages: false });
+    pagesPrintHost = false;
+    await get("/kontakt");
+    expect(cache.visitorHosts(3)).toEqual([]);
   });
 });
 
