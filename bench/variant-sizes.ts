@@ -1,10 +1,11 @@
 // Bytes of each WebP variant of the bench's photo-like pictures, at the old
-// quality (72) and the current one, and of the AVIF variant, with the time
-// AVIF takes to encode.
+// quality (72) and the current one, and of the AVIF variant as the app makes
+// it (median-smoothed where variantMedian says) and without the smoothing,
+// with the time AVIF takes to encode.
 // Run: node --import tsx bench/variant-sizes.ts [photos=6] [width=4000]
 import sharp from "sharp";
 import { benchPhoto } from "./photos";
-import { AVIF_EFFORT, VARIANT_WIDTHS, WEBP_QUALITY, avifQuality } from "../app/lib/image-variants";
+import { AVIF_EFFORT, VARIANT_WIDTHS, WEBP_QUALITY, avifQuality, variantMedian } from "../app/lib/image-variants";
 
 const count = Number(process.argv[2] ?? 6);
 const width = Number(process.argv[3] ?? 4000);
@@ -25,23 +26,35 @@ for (let i = 0; i < count; i++) {
       const data = await sharp(large).resize({ width: w }).webp({ quality: q }).toBuffer();
       add(`${w}@${q}`, data.length);
     }
+    const scaled = () => sharp(large).resize({ width: w });
+    const median = variantMedian(w);
     const started = performance.now();
-    const avif = await sharp(large)
-      .resize({ width: w })
+    const avif = await (median ? scaled().median(median) : scaled())
       .avif({ quality: avifQuality(w), effort: AVIF_EFFORT })
       .toBuffer();
     add(`${w}@avif-ms`, performance.now() - started);
     add(`${w}@avif`, avif.length);
+    const plain = median
+      ? await scaled()
+          .avif({ quality: avifQuality(w), effort: AVIF_EFFORT })
+          .toBuffer()
+      : avif;
+    add(`${w}@avif-plain`, plain.length);
   }
 }
 
 console.log(`${count} photos ${width}×${height}, average bytes per variant`);
 const avifHead = `AVIF (effort ${AVIF_EFFORT})`;
-console.log(`| width | ${qualities.map((q) => `WebP q${q}`).join(" | ")} | ${avifHead} | AVIF encode |`);
-console.log(`|---:|${qualities.map(() => "---:").join("|")}|---:|---:|`);
+console.log(
+  `| width | ${qualities.map((q) => `WebP q${q}`).join(" | ")} | ${avifHead} | AVIF without the median | AVIF encode |`,
+);
+console.log(`|---:|${qualities.map(() => "---:").join("|")}|---:|---:|---:|`);
 const kib = (k: string) => `${((totals.get(k) ?? 0) / count / 1024).toFixed(1)} KiB`;
 for (const w of VARIANT_WIDTHS) {
   const cells = qualities.map((q) => kib(`${w}@${q}`));
   const ms = `${Math.round((totals.get(`${w}@avif-ms`) ?? 0) / count)} ms`;
-  console.log(`| ${w} | ${cells.join(" | ")} | ${kib(`${w}@avif`)} at q${avifQuality(w)} | ${ms} |`);
+  const m = variantMedian(w) ? `, median ${variantMedian(w)}` : "";
+  console.log(
+    `| ${w} | ${cells.join(" | ")} | ${kib(`${w}@avif`)} at q${avifQuality(w)}${m} | ${kib(`${w}@avif-plain`)} | ${ms} |`,
+  );
 }

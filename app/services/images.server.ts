@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import sharp, { type Metadata } from "sharp";
+import sharp, { type Metadata, type Sharp } from "sharp";
 import {
   AVIF_EFFORT,
   type ImageView,
@@ -10,6 +10,7 @@ import {
   allKeys,
   avifKey,
   avifQuality,
+  variantMedian,
   isExternalImage,
   shareKey,
   shareWidth,
@@ -164,6 +165,7 @@ export const ENCODER_SETTINGS = {
   webpQuality: WEBP_QUALITY,
   avifQuality: VARIANT_WIDTHS.map(avifQuality),
   avifEffort: AVIF_EFFORT,
+  variantMedian: VARIANT_WIDTHS.map(variantMedian),
 } as const;
 
 async function render(input: ImageInput): Promise<ProcessedImage> {
@@ -188,13 +190,19 @@ async function render(input: ImageInput): Promise<ProcessedImage> {
   }
 }
 
+/** The large JPEG scaled to a variant's width, smoothed as variantMedian says (sharp filters after scaling). */
+function scaled(large: Buffer, width: number): Sharp {
+  const median = variantMedian(width);
+  const image = sharp(large).resize({ width });
+  return median ? image.median(median) : image;
+}
+
 function renderWebp(large: Buffer, width: number): Promise<Buffer> {
-  return sharp(large).resize({ width }).webp({ quality: WEBP_QUALITY }).toBuffer();
+  return scaled(large, width).webp({ quality: WEBP_QUALITY }).toBuffer();
 }
 
 function renderAvif(large: Buffer, width: number): Promise<Buffer> {
-  return sharp(large)
-    .resize({ width })
+  return scaled(large, width)
     .avif({ quality: avifQuality(width), effort: AVIF_EFFORT })
     .toBuffer();
 }
