@@ -20,7 +20,8 @@ export const ARTICLE_SIZES = "(min-width: 864px) 832px, calc(100vw - 32px)";
  * A responsive photo: AVIF variants for browsers that read them, WebP for
  * the rest. Images above the fold load eagerly (the first one, likely the
  * largest paint, with high priority); everything else lazily and decoded off
- * the main thread. Width and height reserve space. An external image (see
+ * the main thread, and with `low` at low priority even when it is on the
+ * screen. Width and height reserve space. An external image (see
  * isExternalImage) has no variants: a plain src, no srcset.
  */
 export function Photo({
@@ -29,6 +30,7 @@ export function Photo({
   sizes,
   eager = false,
   priority = false,
+  low = false,
   className,
 }: {
   image: ImageView;
@@ -36,6 +38,7 @@ export function Photo({
   sizes: string;
   eager?: boolean;
   priority?: boolean;
+  low?: boolean;
   className?: string;
 }) {
   const img = (
@@ -49,7 +52,7 @@ export function Photo({
       alt={alt}
       loading={eager || priority ? "eager" : "lazy"}
       // Lower case: React 18 passes it through as an attribute.
-      {...(priority ? { fetchpriority: "high" } : {})}
+      {...(priority ? { fetchpriority: "high" } : low ? { fetchpriority: "low" } : {})}
       decoding={eager || priority ? "auto" : "async"}
     />
   );
@@ -65,9 +68,14 @@ export function Photo({
 
 /**
  * The photo at the top of a card in a list of articles or albums: one, two
- * or three cards a row as the screen widens; the first card's photo is
- * likely the largest paint, so it loads with high priority.
+ * or three cards a row as the screen widens. The first card's photo is
+ * likely the largest paint, so it loads with high priority; the others
+ * lazily and at low priority. On a phone the second card's photo is on
+ * the first screen too, and a browser raises an image on the screen to
+ * high priority: on a slow connection it then shared the bandwidth with
+ * the first photo (a grainy phone photo's is 25 KiB) and the first painted
+ * later; kept low, it lets the first go ahead.
  */
 export function CardPhoto({ image, first }: { image: ImageView; first: boolean }) {
-  return <Photo className="card-image" image={image} alt="" sizes={CARD_SIZES} priority={first} />;
+  return <Photo className="card-image" image={image} alt="" sizes={CARD_SIZES} priority={first} low={!first} />;
 }
