@@ -144,6 +144,8 @@ test("news: list newest first, article with links opening in a new tab, back arr
   const firstImage = cards.first().locator("img");
   await expect(firstImage).toHaveAttribute("srcset", /480w/);
   await expect(firstImage).toHaveAttribute("width", /\d+/);
+  await expect(firstImage).toHaveAttribute("fetchpriority", "high");
+  await expect(cards.nth(1).locator("img")).toHaveAttribute("fetchpriority", "low");
   await expect(cards.nth(2).locator("img")).toHaveAttribute("loading", "lazy");
 
   await page.getByRole("link", { name: /zobacz więcej.*Nabożeństwo dziękczynne/ }).click();
