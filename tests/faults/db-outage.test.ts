@@ -27,6 +27,11 @@ const CACHED = [
   "/sitemap.xml",
 ];
 const LOAD_MS = 30_000;
+// Visitors during the outage: steady, not flat out, so that the test files
+// running beside this one (vitest runs two at a time, some with an event-loop
+// budget of their own) keep their share of the two cores.
+const VISITORS = 5;
+const VISITOR_PAUSE_MS = 20;
 
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
 let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
@@ -132,7 +137,8 @@ async function cachedPages(): Promise<number> {
 async function warmed(least: number): Promise<number> {
   let last = -1;
   let steadySince = Date.now();
-  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+  // A round renders one page at a time with a pause as long as each took: slow on a busy machine.
+  for (const until = Date.now() + 90_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
     const now = await cachedPages();
     if (now !== last) [last, steadySince] = [now, Date.now()];
     else if (now >= least && Date.now() - steadySince >= 1_000) return now;
@@ -197,15 +203,16 @@ describe.runIf(hasPostgres)("database outage behind a cut proxy", () => {
       const statuses: number[] = [];
       const until = Date.now() + LOAD_MS;
       await Promise.all(
-        Array.from({ length: 10 }, async (_, i) => {
-          while (Date.now() < until) {
-            const res = await fetch(`${server.base}${CACHED[i % CACHED.length]}`).catch(() => null);
+        Array.from({ length: VISITORS }, async (_, i) => {
+          for (let n = i; Date.now() < until; n++) {
+            const res = await fetch(`${server.base}${CACHED[n % CACHED.length]}`).catch(() => null);
             statuses.push(res?.status ?? 0);
             await res?.arrayBuffer();
+            await new Promise((r) => setTimeout(r, VISITOR_PAUSE_MS));
           }
         }),
       );
-      expect(statuses.length).toBeGreaterThan(500);
+      expect(statuses.length).toBeGreaterThan(300);
       expect(statuses.filter((s) => s !== 200)).toEqual([]);
       console.log(`${statuses.length} answers to visitors in ${LOAD_MS / 1000} s of outage, none other than 200`);
     } finally {
@@ -246,5 +253,5 @@ describe.runIf(hasPostgres)("database outage behind a cut proxy", () => {
     } finally {
       proxy.restore();
     }
-  }, 180_000);
+  }, 300_000);
 });
