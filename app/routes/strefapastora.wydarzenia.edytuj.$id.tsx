@@ -104,8 +104,8 @@ export default function EditEvent() {
         <section aria-labelledby="terminy" className="event-occurrences">
           <h2 id="terminy">Najbliższe terminy</h2>
           <p className="field-note">
-            Pojedynczy termin można odwołać (zostanie na liście w kalendarzu jako odwołany) albo przenieść; pozostałe
-            się nie zmienią.
+            Pojedynczy termin można odwołać (zostanie na liście w kalendarzu jako odwołany), usunąć (zniknie z
+            kalendarza) albo przenieść; pozostałe się nie zmienią.
           </p>
           <ul className="events-edit">
             {occurrences.map((o) => {
@@ -115,6 +115,7 @@ export default function EditEvent() {
                   <p>
                     {dayAndTime(o.date, o.time)}
                     {o.cancelled ? <strong className="draft-mark"> (odwołane)</strong> : null}
+                    {o.removed ? <strong className="draft-mark"> (usunięte z kalendarza)</strong> : null}
                     {o.moved ? <span className="draft-mark"> (przeniesione z {o.key})</span> : null}
                   </p>
                   <Form
@@ -124,14 +125,19 @@ export default function EditEvent() {
                     reloadDocument={DOCUMENT_POST}
                   >
                     <CsrfInput />
-                    {o.cancelled || o.moved ? (
+                    {o.cancelled || o.moved || o.removed ? (
                       <button type="submit" name="intent" value="restore" className="secondary">
                         przywróć{which}
                       </button>
                     ) : null}
-                    {o.cancelled ? null : (
+                    {o.cancelled || o.removed ? null : (
                       <button type="submit" name="intent" value="cancel" className="secondary">
                         odwołaj{which}
+                      </button>
+                    )}
+                    {o.removed ? null : (
+                      <button type="submit" name="intent" value="remove" className="secondary">
+                        usuń termin{which}
                       </button>
                     )}
                     <Link to={eventOccurrenceAdminPath(event.id, o.key)}>przenieś{which}</Link>

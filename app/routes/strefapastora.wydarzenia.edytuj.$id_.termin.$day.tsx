@@ -81,22 +81,32 @@ export default function EventOccurrence() {
       <p>
         {dayAndTime(occurrence.date, occurrence.time)}
         {occurrence.cancelled ? <strong className="draft-mark"> (odwołane)</strong> : null}
+        {occurrence.removed ? <strong className="draft-mark"> (usunięte z kalendarza)</strong> : null}
         {occurrence.moved ? <span className="draft-mark"> (przeniesione z {occurrence.key})</span> : null}
       </p>
       <FormError message={reply?.error} />
       <Form method="post" action={action} className="pastor-actions" reloadDocument={DOCUMENT_POST}>
         <CsrfInput />
-        {occurrence.cancelled || occurrence.moved ? (
+        {occurrence.cancelled || occurrence.moved || occurrence.removed ? (
           <button type="submit" name="intent" value="restore" className="secondary">
             przywróć ({dayAndTime(occurrence.key, event.startTime)})
           </button>
         ) : null}
-        {occurrence.cancelled ? null : (
+        {occurrence.cancelled || occurrence.removed ? null : (
           <button type="submit" name="intent" value="cancel">
             odwołaj ten termin
           </button>
         )}
+        {occurrence.removed ? null : (
+          <button type="submit" name="intent" value="remove" className="secondary">
+            usuń ten termin
+          </button>
+        )}
       </Form>
+      <p className="field-note">
+        Odwołany termin zostaje w kalendarzu oznaczony jako odwołany; usunięty znika z kalendarza (np. wpisany przez
+        pomyłkę).
+      </p>
       <h2>Przenieś ten termin</h2>
       <p className="field-note">Pozostałe terminy się nie zmienią.</p>
       <Form method="post" action={action} className="form" key={JSON.stringify(typed)} reloadDocument={DOCUMENT_POST}>

@@ -457,8 +457,9 @@ export const events = pgTable(
 );
 
 /**
- * One occurrence of a recurring event cancelled ('odwołane', still listed)
- * or moved to another day or time, named by its original day.
+ * One occurrence of a recurring event cancelled ('odwołane', still listed),
+ * moved to another day or time, or removed from the series (not listed, an
+ * EXDATE in the feed), named by its original day.
  */
 export const eventExceptions = pgTable(
   "event_exceptions",
@@ -468,7 +469,7 @@ export const eventExceptions = pgTable(
       .notNull()
       .references(() => events.id, { onDelete: "cascade" }),
     occurrenceDate: text("occurrence_date").notNull(),
-    kind: text("kind").$type<"cancelled" | "moved">().notNull(),
+    kind: text("kind").$type<"cancelled" | "moved" | "removed">().notNull(),
     // Where a moved occurrence goes (Warsaw wall time); null for a cancelled one.
     movedDate: text("moved_date"),
     movedTime: text("moved_time"),

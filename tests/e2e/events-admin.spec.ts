@@ -26,10 +26,11 @@ function feedStarts(text: string, title: string, n: number): { start: string; ca
   const vevents = root.getAllSubcomponents("vevent");
   const master = vevents.find((v) => v.getFirstPropertyValue("summary") === title && !v.hasProperty("recurrence-id"));
   if (!master) return [];
-  const event = new ICAL.Event(master);
-  for (const v of vevents) {
-    if (v.hasProperty("recurrence-id") && v.getFirstPropertyValue("uid") === event.uid) event.relateException(v);
-  }
+  const uid = master.getFirstPropertyValue("uid");
+  // Its own overrides only: without `exceptions`, ical.js relates every RECURRENCE-ID in the file, whatever its UID.
+  const event = new ICAL.Event(master, {
+    exceptions: vevents.filter((v) => v.hasProperty("recurrence-id") && v.getFirstPropertyValue("uid") === uid),
+  });
   const out: { start: string; cancelled: boolean }[] = [];
   const it = event.iterator();
   for (let next = it.next(); next && out.length < n; next = it.next()) {
@@ -220,6 +221,98 @@ test("one occurrence cancelled is marked on /kalendarz and CANCELLED in the feed
     `${second}T19:00`,
     `${warsawDay(17)}T20:00`,
     `${warsawDay(23)}T19:00`,
+  ]);
+  await visitorContext.close();
+});
+
+test("one occurrence removed is gone from /kalendarz, its page and the month, an EXDATE in the feed; put back", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const visitorContext = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.name === "js" });
+  const visitor = await visitorContext.newPage();
+  const title = `E2E Próba ${Date.now().toString(36)}`;
+  const start = warsawDay(3);
+  const second = warsawDay(10);
+  const dayName = DAY_NAMES[new Date(`${start}T00:00:00Z`).getUTCDay()];
+
+  await signIn(page);
+  await page.goto("/strefapastora/wydarzenia/dodaj");
+  await page.getByLabel("Tytuł", { exact: true }).fill(title);
+  await page.getByLabel("Początek: dzień").fill(start);
+  await page.getByLabel("Początek: godzina").fill("18:00");
+  await page.getByLabel(/^co tydzień/).check();
+  await page.getByLabel(dayName, { exact: true }).check();
+  await page.getByLabel("określoną liczbę razy").check();
+  await page.getByLabel("liczba powtórzeń").fill("4");
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(flash(page)).toHaveText(`Dodano wydarzenie „${title}”.`);
+  await row(page, title)
+    .getByRole("link", { name: /^edytuj/ })
+    .click();
+  await expect(page).toHaveURL(/\/strefapastora\/wydarzenia\/edytuj\/\d+$/);
+  const editUrl = page.url();
+
+  // Removed on the occurrence's own page.
+  const terms = page.locator(".event-occurrences li");
+  await expect(terms).toHaveCount(4);
+  await terms
+    .nth(1)
+    .getByRole("link", { name: /^przenieś/ })
+    .click();
+  await page.getByRole("button", { name: "usuń ten termin" }).click();
+  await expect(flash(page)).toHaveText(`Usunięto termin ${second} wydarzenia „${title}” z kalendarza.`);
+  await expect(page).toHaveURL(editUrl);
+  // The pastor still sees it, marked, to put it back; nothing else changed.
+  await expect(terms).toHaveCount(4);
+  await expect(terms.nth(1)).toContainText("(usunięte z kalendarza)");
+  await expect(terms.nth(1).getByRole("button", { name: /^odwołaj/ })).toHaveCount(0);
+  await expect(terms.nth(2)).not.toContainText("usunięte");
+
+  await visitor.goto("/kalendarz");
+  const shown = visitor.locator(".occurrences li").filter({ hasText: title });
+  await expect(shown).toHaveCount(3);
+  await expect(shown.filter({ hasText: "odwołane" })).toHaveCount(0);
+  const href = await shown.first().getByRole("link").getAttribute("href");
+  const removedPage = href!.replace(start, second);
+  expect(removedPage).toMatch(new RegExp(`^/kalendarz/\\d+/${second}$`));
+  expect((await visitor.request.get(removedPage)).status()).toBe(404);
+  expect((await visitor.request.get(href!.replace(start, warsawDay(17)))).status()).toBe(200);
+  await visitor.goto(`/kalendarz?miesiac=${second.slice(0, 7)}`);
+  await expect(visitor.locator("table.month").getByRole("link", { name: title })).toHaveCount(
+    [start, warsawDay(17), warsawDay(24)].filter((d) => d.slice(0, 7) === second.slice(0, 7)).length,
+  );
+  const feed = await (await visitor.request.get("/kalendarz.ics")).text();
+  expect(feed).toContain(`EXDATE;TZID=Europe/Warsaw:${second.replaceAll("-", "")}T180000`);
+  expect(feed).not.toContain(`RECURRENCE-ID;TZID=Europe/Warsaw:${second.replaceAll("-", "")}`);
+  expect(feedStarts(feed, title, 5)).toEqual([
+    { start: `${start}T18:00`, cancelled: false },
+    { start: `${warsawDay(17)}T18:00`, cancelled: false },
+    { start: `${warsawDay(24)}T18:00`, cancelled: false },
+  ]);
+
+  await page.goto("/strefapastora/historia-zmian");
+  await expect(page.getByText(`${title} – usunięto z kalendarza termin ${second}`)).toBeVisible();
+
+  // Put back from the edit page's list.
+  await page.goto(editUrl);
+  await terms
+    .nth(1)
+    .getByRole("button", { name: /^przywróć/ })
+    .click();
+  await expect(flash(page)).toHaveText(`Przywrócono termin ${second} wydarzenia „${title}”.`);
+  await expect(terms.nth(1)).not.toContainText("usunięte");
+  await visitor.goto("/kalendarz");
+  await expect(shown).toHaveCount(4);
+  expect((await visitor.request.get(removedPage)).status()).toBe(200);
+  const back = await (await visitor.request.get("/kalendarz.ics")).text();
+  expect(feedStarts(back, title, 5).map((o) => o.start)).toEqual([
+    `${start}T18:00`,
+    `${second}T18:00`,
+    `${warsawDay(17)}T18:00`,
+    `${warsawDay(24)}T18:00`,
   ]);
   await visitorContext.close();
 });

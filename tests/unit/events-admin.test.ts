@@ -57,8 +57,8 @@ function feedOccurrences(text: string, uid: string, from: Date, to: Date) {
   const vevents = root.getAllSubcomponents("vevent").filter((v) => v.getFirstPropertyValue("uid") === uid);
   const master = vevents.find((v) => !v.hasProperty("recurrence-id"));
   if (!master) return [];
-  const event = new ICAL.Event(master);
-  for (const v of vevents) if (v.hasProperty("recurrence-id")) event.relateException(v);
+  // Its own overrides only: without `exceptions`, ical.js relates every RECURRENCE-ID in the file, whatever its UID.
+  const event = new ICAL.Event(master, { exceptions: vevents.filter((v) => v.hasProperty("recurrence-id")) });
   const out: { start: string; cancelled: boolean }[] = [];
   const it = event.iterator();
   for (let next = it.next(); next; next = it.next()) {
@@ -339,5 +339,62 @@ describe("one occurrence", () => {
       action: "edited",
       subjectTitle: "Modlitwa – przeniesiono termin 2027-01-19 na 2027-01-20 19:00",
     });
+  });
+
+  it("is removed from the series (not listed, an EXDATE in the feed with no override) and put back", async () => {
+    vi.spyOn(clock, "now").mockReturnValue(NOW);
+    const r = await addEvent(form({ ...weekly, title: "Próba zespołu" }), { intent: "publish", actor });
+    if (!r.ok) throw new Error("saved expected");
+    const uid = `wydarzenie-${r.id}@zbor.example.org`;
+    const until = new Date("2027-01-27T00:00:00Z");
+    const feedNow = async () => calendarFeed(await publicEvents({ now: NOW }), ORIGIN, "Kalendarz", NOW);
+    const page = async () =>
+      occurrencesOf(await publicEvents({ now: NOW }), NOW, until)
+        .filter((o) => o.eventId === r.id)
+        .map((o) => o.date);
+    const occurrenceStatus = async (day: string) =>
+      (
+        await occurrenceLoader({
+          request: new Request(`${ORIGIN}/kalendarz/${r.id}/${day}`),
+          params: { id: String(r.id), day },
+          context: {},
+        })
+      ).init?.status ?? 200;
+
+    const before = await currentContentVersion();
+    expect(await changeOccurrence(r.id, "2027-01-12", { kind: "remove" }, { actor })).toEqual({
+      ok: true,
+      title: "Próba zespołu",
+    });
+    expect(await currentContentVersion()).toBeGreaterThan(before);
+    expect(await page()).toEqual(["2027-01-05", "2027-01-19", "2027-01-26"]);
+    expect(await occurrenceStatus("2027-01-12")).toBe(404);
+    expect(await occurrenceStatus("2027-01-19")).toBe(200);
+    const feed = await feedNow();
+    const master = feed.split("BEGIN:VEVENT").find((v) => v.includes(`UID:${uid}`))!;
+    expect(master).toContain("EXDATE;TZID=Europe/Warsaw:20270112T183000");
+    expect(feed).not.toContain("RECURRENCE-ID;TZID=Europe/Warsaw:20270112");
+    expect(feedOccurrences(feed, uid, NOW, until)).toEqual([
+      { start: "2027-01-05T17:30:00.000Z", cancelled: false },
+      { start: "2027-01-19T17:30:00.000Z", cancelled: false },
+      { start: "2027-01-26T17:30:00.000Z", cancelled: false },
+    ]);
+    const stored = (await getPastorEvent(r.id))!;
+    expect(stored).toMatchObject({ sequence: 1, version: 1 });
+    // The pastor still sees it, marked, to put it back.
+    expect(nextOccurrences(stored, NOW, 3).map((o) => [o.key, o.removed])).toEqual([
+      ["2027-01-05", false],
+      ["2027-01-12", true],
+      ["2027-01-19", false],
+    ]);
+    expect((await listActivity({ now: NOW }))[0]).toMatchObject({
+      action: "edited",
+      subjectTitle: "Próba zespołu – usunięto z kalendarza termin 2027-01-12",
+    });
+
+    expect(await changeOccurrence(r.id, "2027-01-12", { kind: "restore" }, { actor })).toMatchObject({ ok: true });
+    expect(await page()).toEqual(["2027-01-05", "2027-01-12", "2027-01-19", "2027-01-26"]);
+    expect(await feedNow()).not.toContain("EXDATE");
+    expect((await getPastorEvent(r.id))!.sequence).toBe(2);
   });
 });

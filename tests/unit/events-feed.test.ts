@@ -1,7 +1,7 @@
 // The iCalendar feed read by an independent parser (ical.js): the
-// occurrences it expands from RRULE, VTIMEZONE and the RECURRENCE-ID
+// occurrences it expands from RRULE, EXDATE, VTIMEZONE and the RECURRENCE-ID
 // overrides are the page's occurrences, across both clock changes, with a
-// cancelled one (STATUS:CANCELLED) and a moved one.
+// cancelled one (STATUS:CANCELLED), a moved one and removed ones (EXDATE).
 import ICAL from "ical.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CalendarEvent, occurrencesOf, publicEvents } from "~/features/events/events.server";
@@ -52,6 +52,9 @@ beforeAll(async () => {
   await d.insert(eventExceptions).values([
     { eventId: id, occurrenceDate: "2026-03-29", kind: "cancelled" },
     { eventId: id, occurrenceDate: "2026-10-25", kind: "moved", movedDate: "2026-10-24", movedTime: "18:00" },
+    // Removed from the series: in summer time (the series starts in winter), and after the autumn change.
+    { eventId: id, occurrenceDate: "2026-04-05", kind: "removed" },
+    { eventId: id, occurrenceDate: "2026-11-01", kind: "removed" },
   ]);
   list = await publicEvents({ now: NOW });
   feed = calendarFeed(list, ORIGIN, "Kalendarz zboru", NOW);
@@ -71,10 +74,11 @@ function expandWithIcalJs(text: string, from: Date, to: Date): Parsed[] {
   const masters = vevents.filter((v) => !v.hasProperty("recurrence-id"));
   const out: Parsed[] = [];
   for (const master of masters) {
-    const event = new ICAL.Event(master);
-    for (const v of vevents) {
-      if (v.hasProperty("recurrence-id") && v.getFirstPropertyValue("uid") === event.uid) event.relateException(v);
-    }
+    const uid = master.getFirstPropertyValue("uid");
+    // Its own overrides only: without `exceptions`, ical.js relates every RECURRENCE-ID in the file, whatever its UID.
+    const event = new ICAL.Event(master, {
+      exceptions: vevents.filter((v) => v.hasProperty("recurrence-id") && v.getFirstPropertyValue("uid") === uid),
+    });
     if (!event.isRecurring()) {
       // A day (all-day event) has no time zone: compared as the day itself.
       const day = event.startDate.isDate ? event.startDate.toString() : null;
@@ -138,6 +142,72 @@ describe("the calendar feed", () => {
     expect(moved.filter((o) => o.uid === `wydarzenie-${list[0].id}@zbor.example.org`)).toEqual([
       { uid: `wydarzenie-${list[0].id}@zbor.example.org`, start: "2026-10-24T16:00:00.000Z", cancelled: false },
     ]);
+  });
+
+  it("leaves removed Sundays out as EXDATEs in the series' time zone, with no VEVENT of their own", () => {
+    const uid = `wydarzenie-${list[0].id}@zbor.example.org`;
+    const vevents = feed.split("BEGIN:VEVENT").filter((v) => v.includes(`UID:${uid}`));
+    const master = vevents.find((v) => !v.includes("RECURRENCE-ID"))!;
+    expect(master).toContain("EXDATE;TZID=Europe/Warsaw:20260405T100000\r\n");
+    expect(master).toContain("EXDATE;TZID=Europe/Warsaw:20261101T100000\r\n");
+    // Only the cancelled and the moved Sunday have overrides.
+    expect(vevents.filter((v) => v.includes("RECURRENCE-ID")).map((v) => v.match(/RECURRENCE-ID[^\r]*/)![0])).toEqual([
+      "RECURRENCE-ID;TZID=Europe/Warsaw:20260329T100000",
+      "RECURRENCE-ID;TZID=Europe/Warsaw:20261025T100000",
+    ]);
+    const starts = (from: string, to: string) =>
+      expandWithIcalJs(feed, new Date(from), new Date(to))
+        .filter((o) => o.uid === uid)
+        .map((o) => o.start);
+    expect(starts("2026-03-28T00:00:00Z", "2026-04-13T00:00:00Z")).toEqual([
+      "2026-03-29T08:00:00.000Z",
+      "2026-04-12T08:00:00.000Z",
+    ]);
+    expect(starts("2026-10-24T00:00:00Z", "2026-11-09T00:00:00Z")).toEqual([
+      "2026-10-24T16:00:00.000Z",
+      "2026-11-08T09:00:00.000Z",
+    ]);
+    // Nor on the page, nor as a page of its own.
+    const e = list[0];
+    const april = occurrencesOf(list, new Date("2026-04-04T00:00:00Z"), new Date("2026-04-06T00:00:00Z"));
+    expect(april.map((o) => o.event.title)).toEqual(["Wieczerza Pańska"]);
+    expect(occurrenceOn(e, e.exceptions, "2026-04-05")).toBeNull();
+  });
+
+  it("removes a day of an all-day series as a day (EXDATE;VALUE=DATE)", () => {
+    const cleaning: CalendarEvent = {
+      id: 900,
+      title: "Sprzątanie",
+      description: "",
+      place: "",
+      startDate: "2026-03-07",
+      startTime: null,
+      endTime: null,
+      endDate: null,
+      repeat: "weekly",
+      interval: 1,
+      weekdays: ["SA"],
+      monthWeek: null,
+      untilDate: null,
+      count: 4,
+      imageKey: null,
+      imageWidth: null,
+      imageHeight: null,
+      sequence: 1,
+      updatedAt: new Date("2026-01-01T00:00:00Z"),
+      exceptions: [
+        { occurrenceDate: "2026-03-21", kind: "removed", movedDate: null, movedTime: null, movedEndTime: null },
+      ],
+    };
+    const text = calendarFeed([cleaning], ORIGIN, "Kalendarz zboru", NOW);
+    expect(text).toContain("EXDATE;VALUE=DATE:20260321\r\n");
+    expect(text).not.toContain("RECURRENCE-ID");
+    const root = new ICAL.Component(ICAL.parse(text));
+    const event = new ICAL.Event(root.getFirstSubcomponent("vevent")!);
+    const days: string[] = [];
+    const it = event.iterator();
+    for (let next = it.next(); next; next = it.next()) days.push(next.toString());
+    expect(days).toEqual(["2026-03-07", "2026-03-14", "2026-03-28"]);
   });
 
   it("writes a rule with no end as ending a year ahead", () => {

@@ -174,6 +174,25 @@ describe("expanding events in Warsaw time", () => {
     expect(occurrenceOn(e, e.exceptions, "2026-03-30")).toBeNull();
   });
 
+  it("leaves a removed occurrence out (the pastor's pages see it marked) and finds no page for it", async () => {
+    const [e] = await publicEvents({ id: sunday });
+    const xs = [
+      ...e.exceptions,
+      { occurrenceDate: "2026-04-05", kind: "removed" as const, movedDate: null, movedTime: null, movedEndTime: null },
+    ];
+    const from = utc("2026-03-21T00:00:00Z");
+    const to = utc("2026-04-13T00:00:00Z");
+    expect(expandEvent(e, xs, from, to).map((o) => o.key)).toEqual(["2026-03-22", "2026-03-29", "2026-04-12"]);
+    expect(expandEvent(e, xs, from, to, { withRemoved: true }).map((o) => [o.key, o.removed])).toEqual([
+      ["2026-03-22", false],
+      ["2026-03-29", false],
+      ["2026-04-05", true],
+      ["2026-04-12", false],
+    ]);
+    expect(occurrenceOn(e, xs, "2026-04-05")).toBeNull();
+    expect(occurrenceOn(e, xs, "2026-04-12")?.removed).toBe(false);
+  });
+
   it("reads a time skipped by the spring clock change as the hour after", () => {
     expect(iso(warsawInstant("2026-03-29", "02:30"))).toBe("2026-03-29T01:30:00Z");
   });

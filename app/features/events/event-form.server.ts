@@ -200,7 +200,7 @@ export async function keptEventForm(
 }
 
 const occurrenceFields = z.object({
-  intent: z.enum(["cancel", "restore", "move"]),
+  intent: z.enum(["cancel", "remove", "restore", "move"]),
   date: text.default(""),
   time: text.default(""),
   endTime: text.default(""),
@@ -216,7 +216,7 @@ export type OccurrenceOutcome =
       errors: { date?: string; time?: string; endTime?: string };
     };
 
-/** One post of an occurrence's forms: 'odwołaj', 'przywróć' or 'przenieś'. */
+/** One post of an occurrence's forms: 'odwołaj', 'usuń ten termin', 'przywróć' or 'przenieś'. */
 export async function submitOccurrenceForm(
   form: URLSearchParams,
   id: number,
@@ -235,6 +235,9 @@ export async function submitOccurrenceForm(
     { actor: user },
   );
   if (result.ok) {
+    if (intent === "remove") {
+      return { ok: true, message: `Usunięto termin ${key} wydarzenia „${result.title}” z kalendarza.` };
+    }
     const words = { cancel: "Odwołano", restore: "Przywrócono", move: "Przeniesiono" }[intent];
     return { ok: true, message: `${words} termin ${key} wydarzenia „${result.title}”.` };
   }

@@ -570,7 +570,8 @@ export async function binEvent(id: number, { actor }: { actor: Actor }): Promise
 
 // ---------------------------------------------------------------------------
 // One occurrence of a recurring event: cancelled ('odwołane', still listed),
-// moved to another day or time, or put back as the rule gives it. These are
+// moved to another day or time, removed from the series (not listed at all,
+// an EXDATE in the feed), or put back as the rule gives it. These are
 // not fields of the edit form, so they leave its version alone (an edit open
 // in another tab still saves); a subscribed calendar takes them by SEQUENCE.
 
@@ -582,16 +583,19 @@ export interface PastorOccurrence {
   endTime: string | null;
   cancelled: boolean;
   moved: boolean;
+  removed: boolean;
 }
 
 // How far ahead the edit page lists occurrences, and how many.
 const OCCURRENCES_REACH_DAYS = 2 * 366;
 export const OCCURRENCES_LISTED = 12;
 
-/** The next occurrences of an event from the start of today (Warsaw), exceptions applied. */
+/** The next occurrences of an event from the start of today (Warsaw), exceptions applied, removed ones marked. */
 export function nextOccurrences(e: PastorEvent, now: Date = clock.now(), n = OCCURRENCES_LISTED): PastorOccurrence[] {
   const today = warsawInstant(warsawDate(now));
-  return expandEvent(e, e.exceptions, today, new Date(today.getTime() + OCCURRENCES_REACH_DAYS * 86_400_000))
+  return expandEvent(e, e.exceptions, today, new Date(today.getTime() + OCCURRENCES_REACH_DAYS * 86_400_000), {
+    withRemoved: true,
+  })
     .slice(0, n)
     .map((o) => ({
       key: o.key,
@@ -600,6 +604,7 @@ export function nextOccurrences(e: PastorEvent, now: Date = clock.now(), n = OCC
       endTime: o.endTime,
       cancelled: o.cancelled,
       moved: o.moved,
+      removed: o.removed,
     }));
 }
 
@@ -607,12 +612,22 @@ export function nextOccurrences(e: PastorEvent, now: Date = clock.now(), n = OCC
 export function occurrenceOf(e: PastorEvent, key: string): PastorOccurrence | null {
   if (e.repeat === "none" || !isCalendarDate(key) || !isRuleDay(e, key)) return null;
   const x = e.exceptions.find((v) => v.occurrenceDate === key);
-  const [o] = expandEvent(e, e.exceptions, warsawInstant(addDays(key, -70)), warsawInstant(addDays(key, 70))).filter(
-    (v) => v.key === key,
-  );
-  if (!o)
-    return { key, date: key, time: e.startTime, endTime: e.endTime, cancelled: x?.kind === "cancelled", moved: false };
-  return { key, date: o.date, time: o.startTime, endTime: o.endTime, cancelled: o.cancelled, moved: o.moved };
+  const [o] = expandEvent(e, e.exceptions, warsawInstant(addDays(key, -70)), warsawInstant(addDays(key, 70)), {
+    withRemoved: true,
+  }).filter((v) => v.key === key);
+  if (!o) {
+    return {
+      key,
+      date: key,
+      time: e.startTime,
+      endTime: e.endTime,
+      cancelled: x?.kind === "cancelled",
+      moved: false,
+      removed: x?.kind === "removed",
+    };
+  }
+  const { date, startTime: time, endTime, cancelled, moved, removed } = o;
+  return { key, date, time, endTime, cancelled, moved, removed };
 }
 
 /** The farthest an occurrence moves, in days (recurrence.ts looks 62 days around a window). */
@@ -658,11 +673,16 @@ function checkMove(
   return { ok: true, date, time, endTime };
 }
 
-type Change = { kind: "cancel" } | { kind: "restore" } | { kind: "move"; input: MoveInput };
+type Change = { kind: "cancel" } | { kind: "remove" } | { kind: "restore" } | { kind: "move"; input: MoveInput };
 
-const CHANGE_WORDS = { cancel: "odwołano termin", restore: "przywrócono termin", move: "przeniesiono termin" } as const;
+const CHANGE_WORDS = {
+  cancel: "odwołano termin",
+  remove: "usunięto z kalendarza termin",
+  restore: "przywrócono termin",
+  move: "przeniesiono termin",
+} as const;
 
-/** Cancels, restores or moves one occurrence, with its history entry; the feed's SEQUENCE rises. */
+/** Cancels, removes, restores or moves one occurrence, with its history entry; the feed's SEQUENCE rises. */
 export async function changeOccurrence(
   id: number,
   key: string,
@@ -690,6 +710,8 @@ export async function changeOccurrence(
       await tx.delete(eventExceptions).where(where);
       if (change.kind === "cancel") {
         await tx.insert(eventExceptions).values({ eventId: id, occurrenceDate: key, kind: "cancelled" });
+      } else if (change.kind === "remove") {
+        await tx.insert(eventExceptions).values({ eventId: id, occurrenceDate: key, kind: "removed" });
       } else if (moved) {
         await tx.insert(eventExceptions).values({
           eventId: id,

@@ -85,13 +85,23 @@ export function occurrencesOf(list: readonly CalendarEvent[], from: Date, to: Da
 /**
  * The recurring meetings for 'Nasze spotkania' and the Church structured
  * data: published recurring events with a time that still have an
- * occurrence in the coming year, in the order they were added.
+ * occurrence in the coming year (a cancelled one counts, a removed one does
+ * not), in the order they were added.
  */
 export async function currentMeetings(now = clock.now()): Promise<Meeting[]> {
   const list = await publicEvents({ now });
   const yearAhead = new Date(now.getTime() + 365 * 86_400_000);
   return list
-    .filter((e) => e.repeat !== "none" && expandEvent(e, [], now, yearAhead).length > 0)
+    .filter(
+      (e) =>
+        e.repeat !== "none" &&
+        expandEvent(
+          e,
+          e.exceptions.filter((x) => x.kind === "removed"),
+          now,
+          yearAhead,
+        ).length > 0,
+    )
     .map(meetingOf)
     .filter((m): m is Meeting => m !== null);
 }

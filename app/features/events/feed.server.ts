@@ -5,7 +5,14 @@
 // every time passed here is "floating" (UTC fields = Warsaw wall time), the
 // same form recurrence.ts expands; the VTIMEZONE tells the reader the rest.
 import { getVtimezoneComponent } from "@touch4it/ical-timezones";
-import ical, { ICalCalendarMethod, ICalEventStatus, type ICalCalendar, type ICalEventData } from "ical-generator";
+import ical, {
+  ICalCalendarMethod,
+  ICalEventStatus,
+  type ICalCalendar,
+  type ICalEventData,
+  formatDate,
+  formatDateTZ,
+} from "ical-generator";
 import { clock } from "~/services/clock.server";
 import type { CalendarEvent } from "~/features/events/events.server";
 import {
@@ -63,11 +70,25 @@ function common(e: CalendarEvent, origin: string, key: string | null): Partial<I
 }
 
 /**
+ * The EXDATE of removed occurrences, written by ical-generator's own date
+ * formatting as DTSTART is: the series' TZID and wall time, or a day
+ * (VALUE=DATE) for an all-day event, as RFC 5545 wants it to match DTSTART.
+ */
+function exdates(e: CalendarEvent, keys: readonly string[]): string[] {
+  if (e.startTime === null)
+    return keys.map((key) => `EXDATE;VALUE=DATE:${formatDate(CALENDAR_TIME_ZONE, floating(key), true)}`);
+  return keys.map((key) =>
+    formatDateTZ(CALENDAR_TIME_ZONE, "EXDATE", floating(key, e.startTime), { timezone: CALENDAR_TIME_ZONE }),
+  );
+}
+
+/**
  * The feed: every event with an occurrence within a year either side of
- * now. A recurring event is one VEVENT with its RRULE; each cancelled or
- * moved occurrence is a VEVENT of its own with the same UID and its
- * RECURRENCE-ID, a cancelled one with STATUS:CANCELLED (subscribers see it
- * marked, as the page lists it), a moved one at its new time.
+ * now. A recurring event is one VEVENT with its RRULE and an EXDATE for each
+ * occurrence removed from the series; each cancelled or moved occurrence is
+ * a VEVENT of its own with the same UID and its RECURRENCE-ID, a cancelled
+ * one with STATUS:CANCELLED (subscribers see it marked, as the page lists
+ * it), a moved one at its new time.
  */
 export function calendarFeed(list: readonly CalendarEvent[], origin: string, name: string, now = clock.now()): string {
   const host = new URL(origin).host;
@@ -76,10 +97,14 @@ export function calendarFeed(list: readonly CalendarEvent[], origin: string, nam
   const cap = warsawDate(to);
   const cal = calendar(name);
   for (const e of list) {
-    const occurrences = expandEvent(e, e.exceptions, from, to);
-    if (!occurrences.length) continue;
+    const occurrences = expandEvent(e, e.exceptions, from, to, { withRemoved: true });
+    if (!occurrences.some((o) => !o.removed)) continue;
     const uid = eventUid(e.id, host);
     const rule = icalRule(e, cap);
+    const removed = exdates(
+      e,
+      occurrences.filter((o) => o.removed).map((o) => o.key),
+    );
     cal.createEvent({
       id: uid,
       ...common(e, origin, null),
@@ -90,7 +115,8 @@ export function calendarFeed(list: readonly CalendarEvent[], origin: string, nam
         endDate: e.endDate,
         allDay: !e.startTime,
       }),
-      ...(rule ? { repeating: rule } : {}),
+      // ical-generator writes a text rule's lines as given: the RRULE, then the EXDATEs.
+      ...(rule ? { repeating: [`RRULE:${rule}`, ...removed].join("\n") } : {}),
     });
     if (!rule) continue;
     for (const o of occurrences.filter((v) => v.cancelled || v.moved)) {

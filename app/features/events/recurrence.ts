@@ -31,9 +31,13 @@ export interface EventRule {
   count: number | null;
 }
 
+/**
+ * One occurrence changed: cancelled (still listed, marked), moved, or
+ * removed (taken out of the series: not listed at all, an EXDATE in the feed).
+ */
 export interface EventException {
   occurrenceDate: string;
-  kind: "cancelled" | "moved";
+  kind: "cancelled" | "moved" | "removed";
   movedDate: string | null;
   movedTime: string | null;
   movedEndTime: string | null;
@@ -56,6 +60,8 @@ export interface Occurrence {
   allDay: boolean;
   cancelled: boolean;
   moved: boolean;
+  /** Taken out of the series: only the pastor's pages see it (to put it back). */
+  removed: boolean;
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -165,7 +171,7 @@ function occurrenceAt(
   date: string,
   startTime: string | null,
   endTime: string | null,
-): Omit<Occurrence, "cancelled" | "moved"> {
+): Omit<Occurrence, "cancelled" | "moved" | "removed"> {
   const allDay = startTime === null;
   if (allDay) {
     const lastDay = e.endDate && e.endDate > e.startDate ? addDays(date, daysBetween(e.startDate, e.endDate)) : date;
@@ -230,27 +236,38 @@ const MOVE_REACH_DAYS = 62;
 /**
  * The occurrences of an event that start within [from, to) (instants),
  * exceptions applied: a cancelled one is kept and marked, a moved one is
- * where it was moved to. An all-day event counts from its day's midnight.
+ * where it was moved to, a removed one is left out (kept and marked only
+ * `withRemoved`, for the pastor's pages). An all-day event counts from its
+ * day's midnight.
  */
-export function expandEvent(e: EventRule, exceptions: readonly EventException[], from: Date, to: Date): Occurrence[] {
+export function expandEvent(
+  e: EventRule,
+  exceptions: readonly EventException[],
+  from: Date,
+  to: Date,
+  { withRemoved = false }: { withRemoved?: boolean } = {},
+): Occurrence[] {
   const byKey = new Map(exceptions.map((x) => [x.occurrenceDate, x]));
   const days = ruleDays(e, addDays(warsawDate(from), -MOVE_REACH_DAYS), addDays(warsawDate(to), MOVE_REACH_DAYS));
   const out: Occurrence[] = [];
   for (const key of days) {
     const x = byKey.get(key);
+    const removed = x?.kind === "removed";
+    if (removed && !withRemoved) continue;
     const moved = x?.kind === "moved" && x.movedDate !== null;
     const occurrence = moved ? movedOccurrence(e, key, x) : occurrenceAt(e, key, key, e.startTime, e.endTime);
     if (occurrence.start.getTime() < from.getTime() || occurrence.start.getTime() >= to.getTime()) continue;
-    out.push({ ...occurrence, cancelled: x?.kind === "cancelled", moved });
+    out.push({ ...occurrence, cancelled: x?.kind === "cancelled", moved, removed });
   }
   return out.sort((a, b) => a.start.getTime() - b.start.getTime());
 }
 
-/** One occurrence by its key (the rule's day), or null when the rule gives none that day. */
+/** One occurrence by its key (the rule's day), or null when the rule gives none that day or it was removed. */
 export function occurrenceOn(e: EventRule, exceptions: readonly EventException[], key: string): Occurrence | null {
   if (!isRuleDay(e, key)) return null;
   const x = exceptions.find((v) => v.occurrenceDate === key);
+  if (x?.kind === "removed") return null;
   const moved = x?.kind === "moved" && x.movedDate !== null;
   const o = moved ? movedOccurrence(e, key, x) : occurrenceAt(e, key, key, e.startTime, e.endTime);
-  return { ...o, cancelled: x?.kind === "cancelled", moved };
+  return { ...o, cancelled: x?.kind === "cancelled", moved, removed: false };
 }
