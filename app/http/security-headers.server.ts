@@ -6,8 +6,8 @@ export function createNonce(): string {
   return crypto.randomBytes(16).toString("base64");
 }
 
-// The map on / and /kontakt; the calendar is the site's own (no frame).
-// The map, and the Google Calendar a congregation may show at /kalendarz/google.
+// The map on / and /kontakt; the calendar is the site's own (no frame), with
+// the Google Calendar a congregation may show below it after a click.
 const FRAME_SOURCES = ["https://www.google.com", "https://maps.google.com", "https://calendar.google.com"];
 
 function storageOrigin(): string | null {

@@ -28,10 +28,18 @@ export const articlePath = (id: string) => `${NEWS_PATH}/${encodeURIComponent(id
 export const calendarEventPath = (id: number, day: string | null = null) =>
   day ? `${CALENDAR_PATH}/${id}/${day}` : `${CALENDAR_PATH}/${id}`;
 export const CALENDAR_FEED_PATH = "/kalendarz.ics";
-/** The congregation's Google Calendar, when 'Dane zboru' names one: a page of its own, so nothing is fetched from Google before a click. */
-export const CALENDAR_GOOGLE_PATH = "/kalendarz/google";
+/** Where the Google Calendar is shown below the site's own. */
+export const CALENDAR_GOOGLE_ID = "kalendarz-google";
 /** The calendar's month view (`YYYY-MM`). */
 export const calendarMonthPath = (month: string) => `${CALENDAR_PATH}?miesiac=${month}`;
+/**
+ * The calendar (the upcoming weeks, or a month) with the congregation's
+ * Google Calendar below it, when 'Dane zboru' names one: asked for by a
+ * click, so nothing is fetched from Google before it. The page cache keeps
+ * only the calendar without it (`google` is not a query it knows).
+ */
+export const calendarWithGooglePath = (month: string | null = null) =>
+  `${CALENDAR_PATH}?${month ? `miesiac=${month}&` : ""}google=1#${CALENDAR_GOOGLE_ID}`;
 /** One page of the news list; the first is the list's own address. */
 export const newsPagePath = (page: number) => (page === 1 ? NEWS_PATH : `${NEWS_PATH}?strona=${page}`);
 /**

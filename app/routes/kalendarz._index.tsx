@@ -6,7 +6,13 @@ import { siteOrigin } from "~/services/config.server";
 import { clock } from "~/services/clock.server";
 import { warsawDate } from "~/features/events/recurrence";
 import { readFacts } from "~/features/church/facts.server";
-import { CALENDAR_FEED_PATH, CALENDAR_GOOGLE_PATH, CALENDAR_PATH, calendarMonthPath } from "~/lib/paths";
+import {
+  CALENDAR_FEED_PATH,
+  CALENDAR_GOOGLE_ID,
+  CALENDAR_PATH,
+  calendarMonthPath,
+  calendarWithGooglePath,
+} from "~/lib/paths";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const origin = new URL(siteOrigin(request));
@@ -14,10 +20,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     webcal: `webcal://${origin.host}${CALENDAR_FEED_PATH}`,
     https: `${origin.origin}${CALENDAR_FEED_PATH}`,
   };
-  const asked = new URL(request.url).searchParams.get("miesiac");
-  const month = readMonth(asked);
+  const query = new URL(request.url).searchParams;
+  const month = readMonth(query.get("miesiac"));
   const current = warsawDate(clock.now()).slice(0, 7);
-  const google = Boolean((await readFacts()).facts.googleCalendarUrl);
+  const src = (await readFacts()).facts.googleCalendarUrl;
+  // The Google Calendar's address is in the page only once asked for (`?google=1`).
+  const google = src ? { href: calendarWithGooglePath(month), src: query.get("google") === "1" ? src : null } : null;
   if (month) return { feed, current, google, month: await monthView(month), upcoming: null };
   return { feed, current, google, month: null, upcoming: await upcomingDays() };
 }
@@ -117,10 +125,17 @@ export default function Calendar() {
           </table>
         </>
       ) : null}
-      {google ? (
+      {google?.src ? (
+        <section id={CALENDAR_GOOGLE_ID} aria-labelledby={`${CALENDAR_GOOGLE_ID}-h`}>
+          <h2 id={`${CALENDAR_GOOGLE_ID}-h`}>Kalendarz Google</h2>
+          <div className="embed calendar-box">
+            <iframe className="calendar" title="Kalendarz Google" src={google.src} width="800" height="600" />
+          </div>
+        </section>
+      ) : google ? (
         <p className="calendar-links">
-          {/* A page of its own: nothing is fetched from Google until the visitor asks. */}
-          <a href={CALENDAR_GOOGLE_PATH}>pokaż kalendarz Google</a>
+          {/* A link to this page with the calendar below: nothing is fetched from Google until the visitor asks. */}
+          <a href={google.href}>pokaż kalendarz Google</a>
         </p>
       ) : null}
     </div>

@@ -96,15 +96,42 @@ test("a Google Calendar named in 'Dane zboru' is offered on /kalendarz and fetch
   });
   await visitor.goto("/kalendarz");
   await expect(visitor.getByRole("link", { name: "pokaż kalendarz Google" })).toHaveCount(0);
+  /** Whether Google's calendar starts below the last of the site's own (measured at one moment). */
+  const googleBelow = (ours: string) =>
+    visitor.evaluate((selector) => {
+      const calendar = [...document.querySelectorAll(selector)].at(-1)!.getBoundingClientRect();
+      return document.querySelector("#kalendarz-google iframe")!.getBoundingClientRect().top >= calendar.bottom;
+    }, ours);
 
   await save(page, { "Kalendarz Google (opcjonalnie)": src });
   await expect(flash(page)).toContainText("Zapisano: Kalendarz Google");
   await visitor.goto("/kalendarz");
+  await expect(visitor.locator(".occurrences").first()).toBeVisible();
+  await expect(visitor.locator("iframe")).toHaveCount(0);
   expect(google).toEqual([]);
   await visitor.getByRole("link", { name: "pokaż kalendarz Google" }).click();
-  await expect(visitor.getByRole("heading", { level: 1, name: "Kalendarz Google" })).toBeVisible();
-  await expect(visitor.locator('iframe[title="Kalendarz Google"]')).toHaveAttribute("src", src);
+  // The same page, the site's calendar first and Google's below it.
+  await expect(visitor).toHaveURL(/\/kalendarz\?google=1#kalendarz-google$/);
+  await expect(visitor.getByRole("heading", { level: 1, name: "Kalendarz" })).toBeVisible();
+  const frame = visitor.locator('#kalendarz-google iframe[title="Kalendarz Google"]');
+  await expect(frame).toHaveAttribute("src", src);
   await expect.poll(() => google).toEqual([src]);
+  expect(await googleBelow(".occurrences")).toBe(true);
+  await expect(visitor.getByRole("link", { name: "pokaż kalendarz Google" })).toHaveCount(0);
+
+  // The month view offers it too, and keeps its month; the old address leads here.
+  google.length = 0;
+  await visitor.goto("/kalendarz?miesiac=2026-12");
+  await expect(visitor.locator("table.month")).toBeVisible();
+  expect(google).toEqual([]);
+  await visitor.getByRole("link", { name: "pokaż kalendarz Google" }).click();
+  await expect(visitor).toHaveURL(/\/kalendarz\?miesiac=2026-12&google=1#kalendarz-google$/);
+  await expect(frame).toHaveAttribute("src", src);
+  expect(await googleBelow("table.month")).toBe(true);
+  await expect.poll(() => google).toEqual([src]);
+  const old = await visitor.request.get("/kalendarz/google", { maxRedirects: 0 });
+  expect(old.status()).toBe(301);
+  expect(old.headers()["location"]).toBe("/kalendarz?google=1#kalendarz-google");
 
   await save(page, { "Kalendarz Google (opcjonalnie)": "" });
   await expect(flash(page)).toBeVisible();

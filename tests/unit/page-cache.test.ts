@@ -195,6 +195,9 @@ describe("the cache is neither read nor written", () => {
       ["/aktualnosci?strona=2&x=1", {}],
       ["/aktualnosci?strona=abc", {}],
       ["/galeria?strona=2", {}],
+      // The calendar with the Google Calendar below it, shown on request.
+      ["/kalendarz?google=1", {}],
+      ["/kalendarz?miesiac=2026-12&google=1", {}],
       ["/kontakt", { Authorization: "Basic eDp5" }],
       ["/kontakt", { Range: "bytes=0-10" }],
       ["/strefapastora", {}],
@@ -208,6 +211,25 @@ describe("the cache is neither read nor written", () => {
       expect(rendered(new URL(path, "http://x").pathname), `${method ?? "GET"} ${path}`).toBe(2);
     }
     expect(cache.size().pages).toBe(0);
+  });
+});
+
+describe("the calendar with the Google Calendar asked for (?google=1)", () => {
+  it("goes straight through while the calendar without it stays kept as before", async () => {
+    const plain = await get("/kalendarz");
+    expect((await get("/kalendarz")).body).toBe(plain.body);
+    expect((await get("/kalendarz?miesiac=2026-12")).body).toContain("?miesiac=2026-12 render 2");
+    expect((await get("/kalendarz?miesiac=2026-12")).body).toContain("?miesiac=2026-12 render 2");
+    expect(rendered("/kalendarz")).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      expect((await get("/kalendarz?google=1")).body).toContain("?google=1 render");
+      expect((await get("/kalendarz?miesiac=2026-12&google=1")).body).toContain("&google=1 render");
+    }
+    expect(rendered("/kalendarz")).toBe(6);
+    // The kept pages are still the ones without it.
+    expect((await get("/kalendarz")).body).toBe(plain.body);
+    expect((await get("/kalendarz?miesiac=2026-12")).body).toContain("?miesiac=2026-12 render 2");
+    expect(cache.size().pages).toBe(2);
   });
 });
 
