@@ -9,8 +9,11 @@
 //
 // Reported per run: seconds until the album is saved, bytes sent (counted
 // by a TCP proxy between the browser and the server), server CPU seconds, the server's peak RSS (VmHWM) and its
-// RSS after start. Environment: BENCH_PHOTOS (20), BENCH_UP_KBIT (1500),
-// BENCH_RTT_MS (150), CHROME_PATH (/usr/bin/chromium), TEST_DATABASE_URL.
+// RSS after start, and the machine's load average at the start and the end. Environment: BENCH_PHOTOS (20), BENCH_UP_KBIT (1500),
+// BENCH_RTT_MS (150), BENCH_MODES ("js,no-js"; one of them to run only that
+// path), BENCH_TIMELINE=1 (each upload's start, end of its body and the
+// server's answer, and the seconds the uplink stood idle), CHROME_PATH
+// (/usr/bin/chromium), TEST_DATABASE_URL.
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -23,6 +26,9 @@ const COUNT = Number(process.env.BENCH_PHOTOS ?? 20);
 const UP_KBIT = Number(process.env.BENCH_UP_KBIT ?? 1500);
 const RTT_MS = Number(process.env.BENCH_RTT_MS ?? 150);
 const PER_POST = 10;
+const MODES = (process.env.BENCH_MODES ?? "js,no-js").split(",").map((m) => m.trim());
+const TIMELINE = process.env.BENCH_TIMELINE === "1";
+for (const mode of MODES) if (!["js", "no-js"].includes(mode)) throw new Error(`BENCH_MODES: unknown mode ${mode}`);
 const ADMIN = { email: "bench@example.org", password: "bench-haslo-bench-haslo" };
 const CLK_TCK = 100;
 
@@ -57,15 +63,38 @@ async function photos() {
   return files;
 }
 
-/** A TCP proxy in front of the server that counts the bytes the browser sends. */
+/**
+ * A TCP proxy in front of the server that counts the bytes the browser sends.
+ * It also notes, per request on each connection, when its first and last
+ * bytes went up and when the server's answer began: an upload's body ends
+ * at its last byte, and the wait until the answer is the server's work.
+ */
 async function countingProxy(target) {
   const { port } = new URL(target);
   let sent = 0;
+  let t0 = performance.now();
   const sockets = new Set();
+  const requests = [];
+  /** Times (ms since reset) at which bytes went up, with their count. */
+  const sentChunks = [];
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(port), "127.0.0.1");
     sockets.add(client).add(upstream);
-    client.on("data", (chunk) => (sent += chunk.length));
+    let current = null;
+    client.on("data", (chunk) => {
+      sent += chunk.length;
+      const now = performance.now() - t0;
+      sentChunks.push([now, chunk.length]);
+      if (!current || current.answered !== null) {
+        current = { first: now, last: now, bytes: 0, answered: null };
+        requests.push(current);
+      }
+      current.last = now;
+      current.bytes += chunk.length;
+    });
+    upstream.on("data", () => {
+      if (current && current.answered === null) current.answered = performance.now() - t0;
+    });
     client.pipe(upstream).pipe(client);
     const close = () => {
       client.destroy();
@@ -78,7 +107,24 @@ async function countingProxy(target) {
   return {
     base: `http://127.0.0.1:${server.address().port}`,
     sent: () => sent,
-    reset: () => (sent = 0),
+    reset: () => {
+      sent = 0;
+      t0 = performance.now();
+      requests.length = 0;
+      sentChunks.length = 0;
+    },
+    /** Uploads (requests of more than 100 kB) and the seconds of the run in which nothing went up. */
+    timeline: (endMs) => {
+      const uploads = requests.filter((r) => r.bytes > 100_000).sort((a, b) => a.first - b.first);
+      let idle = 0;
+      let previous = 0;
+      for (const [at] of sentChunks) {
+        if (at - previous > 500) idle += at - previous;
+        previous = at;
+      }
+      if (endMs - previous > 500) idle += endMs - previous;
+      return { uploads, idleSeconds: idle / 1000 };
+    },
     close: () => {
       for (const s of sockets) s.destroy();
       return new Promise((resolve) => server.close(resolve));
@@ -120,6 +166,8 @@ async function run(mode, files) {
       uploadThroughput: (UP_KBIT * 1024) / 8,
     });
     const idle = memory(server.pid);
+    // The machine may be shared: its load says how much CPU the server could have.
+    const load0 = os.loadavg()[0];
     const cpu0 = cpuTicks(server.pid);
     const started = performance.now();
     proxy.reset();
@@ -139,11 +187,24 @@ async function run(mode, files) {
     await page.waitForURL((url) => !url.pathname.endsWith("/dodaj"), { timeout: 0 });
     const seconds = (performance.now() - started) / 1000;
     const bytes = proxy.sent();
+    if (TIMELINE) {
+      const { uploads, idleSeconds } = proxy.timeline(seconds * 1000);
+      const at = (ms) => (ms === null ? "-" : (ms / 1000).toFixed(1).padStart(6));
+      console.log(`${mode}: upload  first byte  last byte  answer  (s since the first photo was chosen; MB)`);
+      uploads.forEach((u, i) =>
+        console.log(
+          `${mode}: #${String(i + 1).padStart(2)}  ${at(u.first)}  ${at(u.last)}  ${at(u.answered)}  ${(u.bytes / 1e6).toFixed(2)}`,
+        ),
+      );
+      console.log(
+        `${mode}: the uplink stood idle (gaps over 0.5 s) for ${idleSeconds.toFixed(0)} s of ${seconds.toFixed(0)} s`,
+      );
+    }
     const cpu = ((cpuTicks(server.pid) ?? 0) - (cpu0 ?? 0)) / CLK_TCK;
     const peak = memory(server.pid);
     const [{ n }] = await server.sql`select count(*)::int as n from gallery_images`;
     if (n !== files.length) throw new Error(`${mode}: ${n} of ${files.length} photos in the album`);
-    return { mode, seconds, bytes, cpu, peakMb: peak.peakMb, idleMb: idle.rssMb };
+    return { mode, seconds, bytes, cpu, peakMb: peak.peakMb, idleMb: idle.rssMb, load: [load0, os.loadavg()[0]] };
   } finally {
     await browser.close();
     await proxy.close();
@@ -158,16 +219,20 @@ console.log(
     `uplink ${UP_KBIT} kbit/s, ${RTT_MS} ms RTT; ${os.cpus().length} CPUs, Node ${process.version}\n`,
 );
 const results = [];
-for (const mode of ["js", "no-js"]) {
+for (const mode of MODES) {
   const r = await run(mode, files);
   results.push(r);
   console.log(
     `${mode.padEnd(6)} saved after ${r.seconds.toFixed(0)} s  sent ${(r.bytes / 1e6).toFixed(1)} MB ` +
       `(${((r.bytes / original) * 100).toFixed(0)} % of the originals)  server CPU ${r.cpu.toFixed(1)} s  ` +
-      `peak RSS ${r.peakMb.toFixed(0)} MB (after start ${r.idleMb.toFixed(0)} MB)`,
+      `peak RSS ${r.peakMb.toFixed(0)} MB (after start ${r.idleMb.toFixed(0)} MB)  ` +
+      `load average ${r.load.map((l) => l.toFixed(1)).join(" → ")}`,
   );
 }
-const [js, plain] = results;
-console.log(
-  `\nwith JavaScript: ${(plain.seconds / js.seconds).toFixed(1)}× faster, ${((js.bytes / plain.bytes) * 100).toFixed(0)} % of the bytes`,
-);
+const js = results.find((r) => r.mode === "js");
+const plain = results.find((r) => r.mode === "no-js");
+if (js && plain) {
+  console.log(
+    `\nwith JavaScript: ${(plain.seconds / js.seconds).toFixed(1)}× faster, ${((js.bytes / plain.bytes) * 100).toFixed(0)} % of the bytes`,
+  );
+}
