@@ -66,14 +66,46 @@ export interface ProcessedImage {
 sharp.cache(false);
 sharp.concurrency(1);
 
-// Decoding a 12 MP photo holds some 48 MB of pixels: within this budget one
-// such photo is decoded at a time and a few small ones together, so a small
-// server (256 MB) stays flat however many uploads arrive at once (the others
-// wait their turn, first come first served).
+// Image work runs within this budget (estimated bytes of the jobs running
+// together, imageJobBytes): a full-size photo is rendered alone and a few
+// small ones together, so a small server (256 MB) stays flat however many
+// uploads arrive at once (the others wait their turn, first come first served).
 export const IMAGE_MEMORY_BUDGET = 64 * 1024 * 1024;
 const queue = memoryQueue(IMAGE_MEMORY_BUDGET);
 /** Decoded bytes of a picture of this size, as RGBA. */
 const pixelBytes = (width: number, height: number) => width * height * 4;
+
+// The AVIF encoder, not the decoded photo, is most of what a render holds:
+// measured in a process set up as the server (sharp settings above,
+// MALLOC_ARENA_MAX=2), encoding a 1600 px wide AVIF raised the peak RSS by
+// 65 MB and a 960 px one by 28 MB, about 35–40 bytes per pixel, while a
+// 2560 px photo decodes to 19 MB. Counting decoded pixels alone let three
+// phone photos shrunk to 2560 px render together and the server peak above
+// 256 MB; with this estimate such a photo (about 150 MB) renders alone.
+const AVIF_BYTES_PER_PIXEL = 40;
+
+/** Pixels of a variant `width` px wide of a picture `w`×`h` (never wider than the picture). */
+const variantPixels = (width: number, w: number, h: number) => {
+  const vw = Math.min(width, w);
+  return vw * Math.round((h * vw) / w);
+};
+
+/**
+ * What rendering a photo of this size (as stored, before autoOrient) holds
+ * at its peak, roughly: its decoded pixels plus the AVIF encoder's buffers
+ * for its widest variant, taken the taller way round, since an EXIF
+ * orientation may stand the photo upright and a portrait variant is taller.
+ */
+export function imageJobBytes(
+  width: number,
+  height: number,
+  variantWidth: number = VARIANT_WIDTHS[VARIANT_WIDTHS.length - 1],
+): number {
+  const scale = Math.min(1, LARGE_MAX / Math.max(width, height));
+  const [w, h] = [Math.round(width * scale), Math.round(height * scale)];
+  const avif = Math.max(variantPixels(variantWidth, w, h), variantPixels(variantWidth, h, w));
+  return pixelBytes(width, height) + AVIF_BYTES_PER_PIXEL * avif;
+}
 
 type Sniffed = "jpeg" | "png" | "webp" | "heif" | null;
 
@@ -120,7 +152,7 @@ async function sizeAndHead(input: ImageInput): Promise<{ size: number; head: Buf
  */
 export async function processImage(input: ImageInput): Promise<ProcessedImage> {
   const meta = await checkImage(input);
-  return queue.run(pixelBytes(meta.width, meta.height), () => render(input));
+  return queue.run(imageJobBytes(meta.width, meta.height), () => render(input));
 }
 
 /**
@@ -272,7 +304,7 @@ export async function ensureVariants(
   if (!large) return 0;
   const { key, render, contentType } = FORMATS[format];
   for (const width of missing) {
-    const data = await queue.run(pixelBytes(image.width, image.height), () => render(large, width));
+    const data = await queue.run(imageJobBytes(image.width, image.height, width), () => render(large, width));
     await store.put(key(image.key, width), data, contentType);
   }
   return missing.length;

@@ -2,6 +2,7 @@
 // bytes fit the budget; a job over the whole budget runs alone.
 import { describe, expect, it } from "vitest";
 import { memoryQueue } from "~/services/memory-queue.server";
+import { IMAGE_MEMORY_BUDGET, imageJobBytes } from "~/services/images.server";
 
 const MB = 1024 * 1024;
 
@@ -69,5 +70,29 @@ describe("memoryQueue", () => {
     await expect(second).rejects.toThrow("broken photo");
     expect(order).toEqual(["huge", "small"]);
     expect(queue.inUse()).toBe(0);
+  });
+
+  it("renders phone photos shrunk to 2560 px one at a time, counting the AVIF encoder's buffers, and 800 px ones together", async () => {
+    // The queue and the estimate processImage uses. Counted as decoded
+    // pixels alone (19 MB each), three 2560 px photos rendered together and
+    // the server's peak RSS passed 256 MB.
+    const queue = memoryQueue(IMAGE_MEMORY_BUDGET);
+    const running = new Set<string>();
+    let most = 0;
+    const job = (name: string, width: number, height: number) =>
+      queue.run(imageJobBytes(width, height), async () => {
+        running.add(name);
+        most = Math.max(most, running.size);
+        await new Promise((r) => setTimeout(r, 5));
+        running.delete(name);
+      });
+    await Promise.all([job("a", 2560, 1920), job("b", 2560, 1920), job("c", 1920, 2560)]);
+    expect(most).toBe(1);
+    most = 0;
+    await Promise.all([job("s1", 800, 600), job("s2", 800, 600), job("s3", 600, 800)]);
+    expect(most).toBe(3);
+    // The estimate grows with the photo: a 12 MP original costs more than a shrunk one.
+    expect(imageJobBytes(4000, 3000)).toBeGreaterThan(imageJobBytes(2560, 1920));
+    expect(imageJobBytes(2560, 1920)).toBeGreaterThan(IMAGE_MEMORY_BUDGET);
   });
 });
