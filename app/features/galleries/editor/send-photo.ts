@@ -1,5 +1,6 @@
 // One chosen file sent to the album's draft: shrunk first, sent with a
 // progress bar, and sent again after growing waits when the network loses it.
+// A batch's files are shrunk one ahead of the uploads (shrinkInTurn).
 import type { ClientImage, PhotosResponse } from "~/features/galleries/editor.server";
 import type { UploadItem } from "~/features/galleries/editor/upload-list";
 import { postWithProgress, retryWaits } from "~/components/upload-progress";
@@ -17,6 +18,35 @@ export interface SendOutcome {
 
 const GATEWAY_ERRORS = [502, 503, 504];
 
+/**
+ * The files of a batch as they will be sent, shrunk one after another in the
+ * order chosen: asking for file i starts shrinking file i + 1 too, so the
+ * next photo is ready when the uplink is free and not shrunk while it waits.
+ * One at a time, and at most one ahead, so a phone holds at most one decoded
+ * photo and a shrunk one or two (about 1 MB each) at once.
+ */
+export function shrinkInTurn(files: File[]): (i: number) => Promise<File> {
+  const shrunk = new Map<number, Promise<File>>();
+  let last: Promise<unknown> = Promise.resolve();
+  const start = (i: number): Promise<File> => {
+    let file = shrunk.get(i);
+    if (!file) {
+      // A photo that can't be shrunk is sent as chosen (the server answers).
+      file = last.then(() => shrinkPhoto(files[i])).catch(() => files[i]);
+      shrunk.set(i, file);
+      last = file;
+    }
+    return file;
+  };
+  return (i) => {
+    const file = start(i);
+    // Handed over: its sender holds it from now on.
+    shrunk.delete(i);
+    if (i + 1 < files.length) void start(i + 1);
+    return file;
+  };
+}
+
 export async function sendPhoto(
   chosen: File,
   id: string,
@@ -27,6 +57,15 @@ export async function sendPhoto(
   update: (patch: Partial<UploadItem>) => void,
   /** The draft the server put the photo in (the first photo creates it). */
   onDraft: (draftId: string) => void,
+  {
+    file: prepared,
+    onLeft,
+  }: {
+    /** The file to send, already shrunk (shrinkInTurn); shrunk here when not given. */
+    file?: Promise<File>;
+    /** Called when this file stops using the uplink: its body all sent, or a try lost (again later does nothing). */
+    onLeft?: () => void;
+  } = {},
 ): Promise<SendOutcome> {
   const fail = (reason: string, lost = false) => {
     update({ phase: "failed", message: `${chosen.name}: ${reason}`, lost });
@@ -34,7 +73,7 @@ export async function sendPhoto(
   };
   update({ phase: "preparing" });
   // What is sent: a phone's 5 MB photo leaves as about 1 MB (the bars count the bytes sent).
-  const file = await shrinkPhoto(chosen);
+  const file = await (prepared ?? shrinkPhoto(chosen));
   let res: Awaited<ReturnType<typeof postWithProgress>> = null;
   // A weak signal: the same file again, after growing waits; the upload id
   // lets the server see a retry whose first try did arrive.
@@ -53,8 +92,13 @@ export async function sendPhoto(
       onProgress: (share) =>
         update({ phase: "uploading", loaded: Math.round((share ?? 0) * file.size), total: file.size }),
       // Sent; the server now checks and scales the photo.
-      onSent: () => update({ phase: "processing", loaded: file.size, total: file.size }),
+      onSent: () => {
+        update({ phase: "processing", loaded: file.size, total: file.size });
+        onLeft?.();
+      },
     });
+    // A lost try leaves the uplink to the next file while this one waits to try again.
+    if (!res || GATEWAY_ERRORS.includes(res.status)) onLeft?.();
     if (res && !GATEWAY_ERRORS.includes(res.status)) break;
   }
   if (!res) return fail("nie udało się wysłać pliku, sprawdź połączenie", true);

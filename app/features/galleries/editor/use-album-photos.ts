@@ -13,8 +13,13 @@ import type { UploadItem } from "~/features/galleries/editor/upload-list";
 import { CSRF_FIELD, CSRF_HEADER } from "~/lib/csrf";
 import { GALLERY_PHOTOS_PATH } from "~/lib/paths";
 
-// One file per request; a few at once keep the network and the server busy.
-const PARALLEL_UPLOADS = 2;
+// One file per request. On a phone the uplink is the slow part, so it is
+// never left idle while the server works: the next file starts going up as
+// soon as the one before has all been sent (not when its answer comes), and
+// up to this many are on their way at once (one going up, the others being
+// checked and scaled by the server, which renders them one at a time).
+// Sending two bodies at once would only share the uplink between them.
+const IN_FLIGHT = 3;
 
 /** What the editor's page loaded: the server's list and the album's identity. */
 export interface AlbumPhotosData {
@@ -127,15 +132,21 @@ export function useAlbumPhotos(
   );
 
   // The shrinking and sending code is loaded with the first photo sent: the page opens without it.
-  const uploadOne = async (chosen: File, id: string): Promise<SendOutcome> => {
+  const loadSender = () => import("~/features/galleries/editor/send-photo").catch(() => null);
+  const uploadOne = async (
+    chosen: File,
+    id: string,
+    sending: { file?: Promise<File>; onLeft?: () => void } = {},
+  ): Promise<SendOutcome> => {
     const update = (patch: Partial<UploadItem>) => dispatch(progressOf(id, patch));
-    const sender = await import("~/features/galleries/editor/send-photo").catch(() => null);
+    const sender = await loadSender();
     if (!sender) {
       const reason = "nie udało się wysłać pliku, sprawdź połączenie";
       update({ phase: "failed", message: `${chosen.name}: ${reason}`, lost: true });
       return { reason, lost: true };
     }
-    return sender.sendPhoto(chosen, id, csrf, commonFields, update, (draftId) => (draftRef.current = draftId));
+    const onDraft = (draftId: string) => (draftRef.current = draftId);
+    return sender.sendPhoto(chosen, id, csrf, commonFields, update, onDraft, sending);
   };
 
   async function uploadChosen(event: MouseEvent<HTMLButtonElement>) {
@@ -155,23 +166,33 @@ export function useAlbumPhotos(
     const base = state.items;
     const before = base.map((i) => i.key);
     const outcomes: SendOutcome[] = new Array(files.length);
-    let next = 0;
-    const uploadNext = async () => {
-      const i = next++;
-      outcomes[i] = await uploadOne(files[i], batch[i].id);
-      const image = outcomes[i].image;
-      if (image) {
-        // Shown in the order chosen, whatever order they finish in.
-        dispatch({ items: [...base, ...outcomes.flatMap((o) => (o?.image ? [o.image] : []))] });
-      }
-    };
-    // One at a time until a draft exists (the first accepted photo creates it), then a few at once.
-    while (next < files.length && !draftRef.current) await uploadNext();
-    await Promise.all(
-      Array.from({ length: PARALLEL_UPLOADS }, async () => {
-        while (next < files.length) await uploadNext();
-      }),
-    );
+    // Each file is shrunk while the one before it goes up.
+    const shrunk = (await loadSender())?.shrinkInTurn(files);
+    const finished: Promise<void>[] = [];
+    let inFlight = 0;
+    let roomMade = () => {};
+    for (let i = 0; i < files.length; i++) {
+      while (inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => (roomMade = resolve));
+      inFlight++;
+      let leave = () => {};
+      const left = new Promise<void>((resolve) => (leave = resolve));
+      const done = uploadOne(files[i], batch[i].id, { file: shrunk?.(i), onLeft: leave })
+        .then((outcome) => {
+          outcomes[i] = outcome;
+          // Shown in the order chosen, whatever order they finish in.
+          if (outcome.image) dispatch({ items: [...base, ...outcomes.flatMap((o) => (o?.image ? [o.image] : []))] });
+        })
+        .finally(() => {
+          inFlight--;
+          leave();
+          roomMade();
+        });
+      finished.push(done);
+      // One at a time until a draft exists (the first accepted photo creates
+      // it), then the next as soon as this one has left the uplink.
+      await (draftRef.current ? left : done);
+    }
+    await Promise.all(finished);
 
     batchRef.current = { before, files, ids: batch.map((b) => b.id), outcomes };
     dispatch({
