@@ -4,9 +4,12 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { ministryForm } from "~/http/form-schemas.server";
 import { requireUser } from "~/features/auth/auth.server";
+import { dropKeptForm, requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
+import { KEPT_PARAM } from "~/features/kept-forms/messages";
 import { listMinistries } from "~/features/church/about.server";
 import {
   addMinistry,
+  keptMinistryForm,
   moveMinistry,
   removeMinistry,
   reorderMinistries,
@@ -31,25 +34,38 @@ export const meta: MetaFunction = (args) => seo(args, { page: "Służby" });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { flash, headers } = await readFlash(request);
-  return data({ email: user.email, csrf: user.csrf, flash, ministries: await listMinistries() }, { headers });
+  const [{ flash, headers }, ministries, kept] = await Promise.all([
+    readFlash(request),
+    listMinistries(),
+    keptMinistryForm(new URL(request.url).searchParams.get(KEPT_PARAM), user),
+  ]);
+  // A kept edit of a ministry removed meanwhile is offered as a new one, so the text is not lost.
+  const keptFor = kept && kept.id !== null && !ministries.some((m) => m.id === kept.id) ? { ...kept, id: null } : kept;
+  return data({ email: user.email, csrf: user.csrf, flash, ministries, kept: keptFor }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
-  const parsed = ministryForm.safeParse(Object.fromEntries(await readSmallForm(request)));
+  // A post after the session ended is kept, and brought back after sign-in.
+  const user = await requireUserOrKeep(request, { form: "ministry", path: PASTOR_MINISTRIES_PATH });
+  const form = await readSmallForm(request);
+  const parsed = ministryForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   const { intent, id, confirmed, order, ...input } = parsed.data;
   const done = (message: string) => redirectWithFlash(PASTOR_MINISTRIES_PATH, message);
+  // A kept form, once saved, is used up.
+  const saved = async (message: string) => {
+    await dropKeptForm({ id: form.get(KEPT_PARAM), user });
+    return done(message);
+  };
   if (intent === "add") {
     const result = await addMinistry(input, { actor: user });
-    if (result.ok) return done(`Dodano służbę „${result.name}”.`);
+    if (result.ok) return saved(`Dodano służbę „${result.name}”.`);
     return data({ error: result.error, field: result.field, id: null, values: input }, { status: result.status });
   }
   if (!id) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   if (intent === "save") {
     const result = await updateMinistry(id, input, { actor: user });
-    if (result.ok) return done(`Zapisano służbę „${result.name}”.`);
+    if (result.ok) return saved(`Zapisano służbę „${result.name}”.`);
     return data({ error: result.error, field: result.field, id, values: input }, { status: result.status });
   }
   if (intent === "up" || intent === "down") {
@@ -115,9 +131,11 @@ function MinistryFields({ prefix, values, field }: { prefix: string; values: Typ
 }
 
 type Ministry = ReturnType<typeof useLoaderData<typeof loader>>["ministries"][number];
+/** A form kept after the session ended, brought back filled in after sign-in. */
+type Kept = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["kept"]>;
 
 export default function PastorMinistries() {
-  const { email, flash, ministries } = useLoaderData<typeof loader>();
+  const { email, flash, ministries, kept } = useLoaderData<typeof loader>();
   // Without JavaScript a refusal is the action's answer to the page; with it, each form's own (see MinistryRow).
   const reply = useActionData<typeof action>() as Reply | undefined;
   const refusedFor = reply?.values ? reply.id : undefined;
@@ -144,6 +162,7 @@ export default function PastorMinistries() {
       <p className="pastor-actions">
         <BackLink to={PANEL_PATH} />
       </p>
+      {kept ? <p className="notice">{kept.message}</p> : null}
       <FormError message={reply?.error} />
       {reply?.confirm ? (
         <ConfirmPage
@@ -165,12 +184,13 @@ export default function PastorMinistries() {
               index={i}
               count={count}
               refused={refusedFor === m.id ? reply : undefined}
+              kept={kept?.id === m.id ? kept : undefined}
             />
           )
         }
       </SortableList>
       <h2>Dodaj służbę</h2>
-      <AddMinistry refused={refusedFor === null ? reply : undefined} />
+      <AddMinistry refused={refusedFor === null ? reply : undefined} kept={kept?.id === null ? kept : undefined} />
     </section>
   );
 }
@@ -186,6 +206,7 @@ function MinistryRow({
   index,
   count,
   refused,
+  kept,
 }: {
   ministry: Ministry;
   label: string;
@@ -193,11 +214,13 @@ function MinistryRow({
   count: number;
   /** The action's answer to this form without JavaScript. */
   refused?: Reply;
+  kept?: Kept;
 }) {
   const { fetcher, reply: scriptReply } = useScriptForm<Reply>(`ministry-${m.id}`);
   const reply = scriptReply ?? refused;
   // The stored values, or those of a refusal without JavaScript (with it, the fields keep what was typed).
-  const values = refused?.values ?? { name: m.name, description: m.description, people: m.people.join("\n") };
+  const values = refused?.values ??
+    kept?.values ?? { name: m.name, description: m.description, people: m.people.join("\n") };
   return (
     <>
       {/* A new key when the shown values change, so the uncontrolled inputs take them. */}
@@ -210,6 +233,7 @@ function MinistryRow({
       >
         <CsrfInput />
         <input type="hidden" name="id" value={m.id} />
+        {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}
         <MinistryFields prefix={`ministry-${m.id}`} values={values} field={reply?.field} />
         <button type="submit" name="intent" value="save" className="button">
           zapisz
@@ -239,7 +263,7 @@ function MinistryRow({
 }
 
 /** The form of a new ministry: emptied once it is saved, kept as typed when refused. */
-function AddMinistry({ refused }: { refused?: Reply }) {
+function AddMinistry({ refused, kept }: { refused?: Reply; kept?: Kept }) {
   const form = useRef<HTMLFormElement>(null);
   const { fetcher, reply: scriptReply } = useScriptForm<Reply>("ministry-add", () => form.current?.reset());
   const reply = scriptReply ?? refused;
@@ -250,13 +274,14 @@ function AddMinistry({ refused }: { refused?: Reply }) {
         method="post"
         action={PASTOR_MINISTRIES_PATH}
         className="form"
-        key={refused ? "refused" : "new"}
+        key={refused ? "refused" : kept ? "kept" : "new"}
         preventScrollReset
       >
         <CsrfInput />
+        {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}
         <MinistryFields
           prefix="ministry-new"
-          values={refused?.values ?? { name: "", description: "", people: "" }}
+          values={refused?.values ?? kept?.values ?? { name: "", description: "", people: "" }}
           field={reply?.field}
         />
         <button type="submit" name="intent" value="add" className="button">

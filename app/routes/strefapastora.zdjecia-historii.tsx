@@ -4,9 +4,12 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { SavingNote, optimisticList, usePendingPosts, useScriptForm } from "~/components/optimistic";
 import { historyPhotoListForm } from "~/http/form-schemas.server";
 import { requireUser } from "~/features/auth/auth.server";
+import { dropKeptForm, requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
+import { KEPT_PARAM } from "~/features/kept-forms/messages";
 import {
   addHistoryPhotos,
   describeHistoryPhoto,
+  keptHistoryPhotoForm,
   listHistoryPhotosForPastor,
   moveHistoryPhoto,
   removeHistoryPhoto,
@@ -32,8 +35,14 @@ export const meta: MetaFunction = (args) => seo(args, { page: "Zdjęcia z histor
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { flash, headers } = await readFlash(request);
-  return data({ email: user.email, csrf: user.csrf, flash, photos: await listHistoryPhotosForPastor() }, { headers });
+  const [{ flash, headers }, photos, kept] = await Promise.all([
+    readFlash(request),
+    listHistoryPhotosForPastor(),
+    keptHistoryPhotoForm(new URL(request.url).searchParams.get(KEPT_PARAM), user),
+  ]);
+  // The description of a photo removed meanwhile has nothing to describe.
+  const keptFor = kept && photos.some((p) => p.id === kept.id) ? kept : null;
+  return data({ email: user.email, csrf: user.csrf, flash, photos, kept: keptFor }, { headers });
 }
 
 // Photos go as in the album editor without JavaScript: a few at a time.
@@ -42,7 +51,9 @@ const UPLOAD_LIMITS = { maxFiles: 20, maxFields: 10, maxFieldBytes: 64 * 1024 };
 const deleteQuestion = (name: string) => `Usunąć zdjęcie „${name}”? Tego nie można cofnąć.`;
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  // A description posted after the session ended is kept, and brought back after sign-in; an
+  // upload's photos are not kept (they are chosen again), and its kept form is never shown.
+  const user = await requireUserOrKeep(request, { form: "history-photo", path: PASTOR_HISTORY_PHOTOS_PATH });
   const done = (message: string) => redirectWithFlash(PASTOR_HISTORY_PHOTOS_PATH, message);
   if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
     const upload = await parseUpload(request, UPLOAD_LIMITS);
@@ -58,7 +69,8 @@ export async function action({ request }: ActionFunctionArgs) {
       await upload.cleanup();
     }
   }
-  const parsed = historyPhotoListForm.safeParse(Object.fromEntries(await readSmallForm(request)));
+  const form = await readSmallForm(request);
+  const parsed = historyPhotoListForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   const { intent, id, name, confirmed, order } = parsed.data;
   const gone = "Tego zdjęcia już nie ma.";
@@ -74,7 +86,11 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === "describe") {
     const result = await describeHistoryPhoto(id, name, { actor: user });
-    if (result.ok) return done(`Zapisano opis zdjęcia „${result.name}”.`);
+    if (result.ok) {
+      // A kept description, once saved, is used up.
+      await dropKeptForm({ id: form.get(KEPT_PARAM), user });
+      return done(`Zapisano opis zdjęcia „${result.name}”.`);
+    }
     return data({ error: result.error, id, name }, { status: 400 });
   }
   const photo = (await listHistoryPhotosForPastor()).find((p) => p.id === id);
@@ -94,7 +110,7 @@ interface Reply {
 }
 
 export default function PastorHistoryPhotos() {
-  const { email, flash, photos } = useLoaderData<typeof loader>();
+  const { email, flash, photos, kept } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply | undefined;
   const sending = useNavigation().formEncType === "multipart/form-data";
   // What the posts being sent will change, shown before the server answers (app/components/optimistic.tsx).
@@ -117,6 +133,7 @@ export default function PastorHistoryPhotos() {
           zobacz na stronie „O nas”
         </a>
       </p>
+      {kept ? <p className="notice">{kept.message}</p> : null}
       <FormError message={reply?.error} />
       {reply?.confirm ? (
         <ConfirmPage
@@ -147,6 +164,7 @@ export default function PastorHistoryPhotos() {
               index={i}
               count={count}
               refused={reply?.id === p.id ? reply : undefined}
+              kept={kept?.id === p.id ? kept : undefined}
             />
           )}
         </SortableList>
@@ -156,6 +174,8 @@ export default function PastorHistoryPhotos() {
 }
 
 type Photo = ReturnType<typeof useLoaderData<typeof loader>>["photos"][number];
+/** A description kept after the session ended, brought back filled in after sign-in. */
+type Kept = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["kept"]>;
 
 /**
  * One photo: its description's form (with ↑/↓) and its remove button. With
@@ -169,6 +189,7 @@ function HistoryPhotoRow({
   index,
   count,
   refused,
+  kept,
 }: {
   photo: Photo;
   label: string;
@@ -176,10 +197,11 @@ function HistoryPhotoRow({
   count: number;
   /** The action's answer to this form without JavaScript. */
   refused?: Reply;
+  kept?: Kept;
 }) {
   const { fetcher, reply } = useScriptForm<Reply>(`history-photo-${p.id}`);
   // The stored description, or a refused one without JavaScript (with it, the field keeps what was typed).
-  const typed = refused?.name ?? p.name;
+  const typed = refused?.name ?? kept?.name ?? p.name;
   return (
     <>
       <img src={p.thumb} alt="" width={80} height={Math.round((80 * p.height) / p.width) || 80} loading="lazy" />
@@ -193,6 +215,7 @@ function HistoryPhotoRow({
       >
         <CsrfInput />
         <input type="hidden" name="id" value={p.id} />
+        {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}
         <label htmlFor={`history-photo-${p.id}`}>Opis zdjęcia {index + 1}</label>
         <input id={`history-photo-${p.id}`} name="name" defaultValue={typed} maxLength={600} />
         <span className="move-buttons">

@@ -2,7 +2,7 @@
 // off: the pastor signs in again and lands on the same form, filled in, with
 // its photo kept; one press saves it.
 import type { Page } from "@playwright/test";
-import { expect, flash, test } from "./fixtures";
+import { expect, flash, hydrated, test } from "./fixtures";
 import { PASTOR, addArticle, card, photo, removeTestArticles, signIn, uniqueHeader } from "./articles.helpers";
 import { createAlbum, endsWith, removeTestAlbums, slug, uniqueTitle } from "./galleries.helpers";
 
@@ -106,4 +106,35 @@ test("album details sent after the session ended come back into the editor and a
   await page.getByRole("button", { name: "zapisz", exact: true }).click();
   await expect(flash(page)).toHaveText("Zapisano galerię.");
   await expect(page).toHaveURL(endsWith(`/strefapastora/galeria/${slug(renamed)}`));
+});
+
+test("a ministry's edit sent after the session ended comes back into its form and is saved with one press", async ({
+  page,
+}) => {
+  const last = () => page.locator(".ministries-edit > li").last();
+  await page.goto("/strefapastora/sluzby");
+  // With JavaScript the script's post meets the ended session.
+  await hydrated(last().locator("form.form"));
+  const description = last().getByLabel("Opis (opcjonalnie)");
+  const before = await description.inputValue();
+  await description.fill("Opis pisany zbyt długo.");
+  await endSession(page);
+  await last().getByRole("button", { name: "zapisz", exact: true }).click();
+
+  await signInAgain(page, /\/strefapastora\/sluzby\?zachowane=[A-Za-z0-9_-]{43}$/);
+  await expect(page.locator("p.notice")).toHaveText(
+    "Sesja wygasła, zanim zapisano zmiany. Nic jeszcze nie zostało zapisane — poniżej jest Twój tekst. Sprawdź go i zapisz.",
+  );
+  await expect(description).toHaveValue("Opis pisany zbyt długo.");
+  await hydrated(last().locator("form.form"));
+  await last().getByRole("button", { name: "zapisz", exact: true }).click();
+  await expect(flash(page)).toContainText("Zapisano służbę");
+  await expect(page).toHaveURL(/\/strefapastora\/sluzby$/);
+  await expect(description).toHaveValue("Opis pisany zbyt długo.");
+
+  // Back as it was, for the other specs.
+  await description.fill(before);
+  await last().getByRole("button", { name: "zapisz", exact: true }).click();
+  await expect(flash(page)).toContainText("Zapisano służbę");
+  await expect(description).toHaveValue(before);
 });

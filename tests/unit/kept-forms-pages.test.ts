@@ -1,11 +1,11 @@
-// Forms of 'Dane zboru', a testimony's edit and a new event posted after
-// their session ended: kept for the pastor's own browser, nothing written,
+// Forms of 'Dane zboru', a testimony's edit, a new event, a ministry and a
+// history photo's description posted after their session ended: kept for the pastor's own browser, nothing written,
 // shown filled in after sign-in, and saved with one press. The routes as
 // Remix calls them, on the real database.
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/services/db.server";
-import { events, keptForms, sessions } from "~/services/schema";
+import { events, historyPhotos, keptForms, ministries, sessions } from "~/services/schema";
 import { seedChurchContent } from "~/features/church/about.server";
 import { getPastorTestimony } from "~/features/church/testimonies.server";
 import { readFactsFresh } from "~/features/church/facts.server";
@@ -13,6 +13,8 @@ import { keptFormMessage } from "~/features/kept-forms/messages";
 import { action as factsAction, loader as factsLoader } from "~/routes/strefapastora.dane-zboru";
 import { action as testimonyAction, loader as testimonyLoader } from "~/routes/strefapastora.swiadectwa.edytuj.$id";
 import { action as eventAction, loader as eventLoader } from "~/routes/strefapastora.wydarzenia.dodaj";
+import { action as ministriesAction, loader as ministriesLoader } from "~/routes/strefapastora.sluzby";
+import { action as photosAction, loader as photosLoader } from "~/routes/strefapastora.zdjecia-historii";
 import { ORIGIN, PASTOR, addPastor, signIn } from "../auth-helpers";
 import { request, resetDatabase, settle } from "../helpers";
 
@@ -164,6 +166,115 @@ describe("a form posted after the session ended", () => {
     const saved = await settle(() => eventAction(args(multipart(again, { csrf: page.csrf, zachowane: key }))));
     expect(saved.status).toBe(302);
     expect(await titled()).toMatchObject([{ title: fields.title, startDate: "2030-05-10", weekdays: ["FR"] }]);
+    expect(await keptRows()).toEqual([]);
+  });
+
+  it("a ministry's edit: kept, nothing saved; filled in only in the same browser, and one press saves it", async () => {
+    const path = "/strefapastora/sluzby";
+    const { cookie, csrf } = await endedSession(path, ministriesLoader);
+    const [first] = await (await db()).select().from(ministries).orderBy(ministries.position).limit(1);
+    const typed = {
+      csrf,
+      intent: "save",
+      id: String(first.id),
+      version: "1",
+      name: first.name,
+      people: "Anna Kowalska\nJan Nowak",
+      description: "Próby w każdy wtorek.",
+    };
+    const res = await settle(() => ministriesAction(args(urlencoded(path, cookie, typed))));
+    const { back, key } = keptRedirect(res, path);
+    expect(await keptRows()).toMatchObject([{ id: key, owner: PASTOR.email, form: "ministry" }]);
+    const stored = async () => (await (await db()).select().from(ministries).where(eq(ministries.id, first.id)))[0];
+    expect((await stored()).people).toEqual(first.people);
+
+    type Page = {
+      csrf: string;
+      kept: { key: string; message: string; id: number | null; values: Record<string, string>; version: number } | null;
+    };
+    const pageFor = async (cookieHeader: string) =>
+      (await (
+        await settle(() => ministriesLoader(args(request(back, { headers: { Cookie: cookieHeader } }))))
+      ).json()) as Page;
+    // Another browser of the same account (no device token of this one) is shown nothing.
+    expect((await pageFor(await signIn(PASTOR))).kept).toBeNull();
+    const again = await signInAgain(cookie);
+    const page = await pageFor(again);
+    expect(page.kept).toEqual({
+      key,
+      photo: false,
+      message: keptFormMessage(false),
+      id: first.id,
+      values: { name: first.name, people: "Anna Kowalska\nJan Nowak", description: "Próby w każdy wtorek." },
+      version: 1,
+    });
+
+    const saved = await settle(() =>
+      ministriesAction(args(urlencoded(path, again, { ...typed, csrf: page.csrf, zachowane: key }))),
+    );
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("Location")).toBe(path);
+    expect(await stored()).toMatchObject({
+      people: ["Anna Kowalska", "Jan Nowak"],
+      description: "Próby w każdy wtorek.",
+    });
+    expect(await keptRows()).toEqual([]);
+  });
+
+  it("a new ministry: kept, nothing added; after sign-in in the add form, and one press adds it", async () => {
+    const path = "/strefapastora/sluzby";
+    const { cookie, csrf } = await endedSession(path, ministriesLoader);
+    const typed = { csrf, intent: "add", name: "Grupa modlitewna", people: "Ewa Nowak", description: "" };
+    const { back, key } = keptRedirect(
+      await settle(() => ministriesAction(args(urlencoded(path, cookie, typed)))),
+      path,
+    );
+    const named = async () => (await db()).select().from(ministries).where(eq(ministries.name, "Grupa modlitewna"));
+    expect(await named()).toEqual([]);
+    const again = await signInAgain(cookie);
+    const page = (await (
+      await settle(() => ministriesLoader(args(request(back, { headers: { Cookie: again } }))))
+    ).json()) as { csrf: string; kept: { id: number | null; values: { name: string } } };
+    expect(page.kept).toMatchObject({ id: null, values: { name: "Grupa modlitewna" } });
+    const saved = await settle(() =>
+      ministriesAction(args(urlencoded(path, again, { ...typed, csrf: page.csrf, zachowane: key }))),
+    );
+    expect(saved.status).toBe(302);
+    expect(await named()).toMatchObject([{ people: ["Ewa Nowak"] }]);
+    expect(await keptRows()).toEqual([]);
+  });
+
+  it("a history photo's description: kept, nothing saved; filled in only in the same browser, one press saves it", async () => {
+    const path = "/strefapastora/zdjecia-historii";
+    const [photo] = await (
+      await db()
+    )
+      .insert(historyPhotos)
+      .values({ name: "Zdjęcie 1", imageKey: "historia/zdjecie-1.jpg", width: 800, height: 600, position: 0 })
+      .returning();
+    const { cookie, csrf } = await endedSession(path, photosLoader);
+    const typed = { csrf, intent: "describe", id: String(photo.id), version: "1", name: "Pierwsze nabożeństwo, 1990" };
+    const { back, key } = keptRedirect(await settle(() => photosAction(args(urlencoded(path, cookie, typed)))), path);
+    expect(await keptRows()).toMatchObject([{ id: key, form: "history-photo" }]);
+    const stored = async () =>
+      (await (await db()).select().from(historyPhotos).where(eq(historyPhotos.id, photo.id)))[0];
+    expect((await stored()).name).toBe("Zdjęcie 1");
+
+    type Page = { csrf: string; kept: { key: string; id: number; name: string } | null };
+    const pageFor = async (cookieHeader: string) =>
+      (await (
+        await settle(() => photosLoader(args(request(back, { headers: { Cookie: cookieHeader } }))))
+      ).json()) as Page;
+    expect((await pageFor(await signIn(PASTOR))).kept).toBeNull();
+    const again = await signInAgain(cookie);
+    const page = await pageFor(again);
+    expect(page.kept).toMatchObject({ key, id: photo.id, name: "Pierwsze nabożeństwo, 1990" });
+
+    const saved = await settle(() =>
+      photosAction(args(urlencoded(path, again, { ...typed, csrf: page.csrf, zachowane: key }))),
+    );
+    expect(saved.status).toBe(302);
+    expect((await stored()).name).toBe("Pierwsze nabożeństwo, 1990");
     expect(await keptRows()).toEqual([]);
   });
 });

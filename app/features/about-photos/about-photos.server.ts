@@ -5,6 +5,9 @@
 // every instance's pages follow at once.
 import { asc, eq, sql } from "drizzle-orm";
 import { type Actor, recordActivity } from "~/features/activity/activity.server";
+import type { SessionUser } from "~/features/auth/auth.server";
+import { getKeptForm, keptFormView } from "~/features/kept-forms/kept-forms.server";
+import type { KeptFormView } from "~/features/kept-forms/messages";
 import { displayName, refusalReason } from "~/features/galleries/draft-photos.server";
 import {
   deleteImageFiles,
@@ -220,4 +223,29 @@ export async function removeHistoryPhoto(
   await contentChanged();
   await deleteImageFiles(removed.files, store);
   return removed.name;
+}
+
+/** A photo's description kept after the session ended, as typed. */
+export interface KeptHistoryPhotoForm extends KeptFormView {
+  id: number;
+  name: string;
+  /** The version the edit began from. */
+  version: number;
+}
+
+/**
+ * The description kept for this page (?zachowane=key), if it is the user's,
+ * from this browser. Only a description holds typed text; a kept move or
+ * removal is not brought back. (An upload is not kept: it holds no text, and
+ * the photos are chosen again.)
+ */
+export async function keptHistoryPhotoForm(
+  keptId: string | null,
+  user: Pick<SessionUser, "email" | "deviceId">,
+): Promise<KeptHistoryPhotoForm | null> {
+  const kept = await getKeptForm({ id: keptId, user, form: "history-photo" });
+  if (!kept) return null;
+  const { intent, id, name = "", version } = kept.fields;
+  if (intent !== "describe" || !/^[1-9][0-9]{0,9}$/.test(id ?? "")) return null;
+  return { ...keptFormView(kept), id: Number(id), name, version: Number(version) || 0 };
 }

@@ -3,6 +3,9 @@
 // pages follow at once.
 import { eq, sql } from "drizzle-orm";
 import { type Actor, recordActivity } from "~/features/activity/activity.server";
+import type { SessionUser } from "~/features/auth/auth.server";
+import { getKeptForm, keptFormView } from "~/features/kept-forms/kept-forms.server";
+import type { KeptFormView } from "~/features/kept-forms/messages";
 import { type OrderedList, moveRow, reorderRows } from "~/features/ordering/ordered-rows.server";
 import { contentChanged } from "~/services/content-version.server";
 import { type Db, withDb } from "~/services/db.server";
@@ -154,4 +157,33 @@ export async function removeMinistry(id: number, { actor }: { actor: Actor }): P
     });
     return afterCommit(db, result);
   });
+}
+
+/** A ministry's form kept after the session ended: the ministry it edits (null: a new one), as typed. */
+export interface KeptMinistryForm extends KeptFormView {
+  id: number | null;
+  values: MinistryInput;
+  /** The version the edit began from. */
+  version: number;
+}
+
+/**
+ * The ministry's form kept for this page (?zachowane=key), if it is the
+ * user's, from this browser. Only a save or a new ministry holds typed text;
+ * a kept move or removal is not brought back.
+ */
+export async function keptMinistryForm(
+  keptId: string | null,
+  user: Pick<SessionUser, "email" | "deviceId">,
+): Promise<KeptMinistryForm | null> {
+  const kept = await getKeptForm({ id: keptId, user, form: "ministry" });
+  if (!kept) return null;
+  const { intent, id, name = "", description = "", people = "", version } = kept.fields;
+  if (intent !== "save" && intent !== "add") return null;
+  return {
+    ...keptFormView(kept),
+    id: intent === "save" && /^[1-9][0-9]{0,9}$/.test(id ?? "") ? Number(id) : null,
+    values: { name, description, people },
+    version: Number(version) || 0,
+  };
 }

@@ -347,7 +347,8 @@ export async function requireUserOrKeep(
   // A forgotten device, or a removed account's, names no row: nothing is kept for it.
   const device = await deviceOwner(request);
   if (!device || !isSameOrigin(request)) return requireReadUser(request, session);
-  const posted = await readPostedForm(request, form !== "album-details");
+  // Album details and history photos are kept without the photos sent beside them (a batch is not a detail).
+  const posted = await readPostedForm(request, form !== "album-details" && form !== "history-photo");
   if (posted === "too-large") throw formTooLarge();
   if (!posted) return requireReadUser(request, session);
   const back = path ?? pageOf(request);

@@ -19,6 +19,8 @@ export type KeptFormKind =
   | "church-facts"
   | "testimony-add"
   | "testimony-edit"
+  | "ministry"
+  | "history-photo"
   | "event-add"
   | "event-edit";
 
