@@ -14,6 +14,9 @@ export const rowId = z.coerce
   .positive()
   .max(2 ** 31 - 1);
 
+/** The version an edit began from (the two-tab check); a missing or malformed one is 0, which no row has. */
+const baseVersion = z.coerce.number().int().nonnegative().catch(0);
+
 /**
  * The forms of a list the pastor orders (ministries, testimonies, the /onas
  * photos): an intent, the row, the question's answer, and a drag's new
@@ -38,12 +41,14 @@ export const ministryForm = orderedListForm(["add", "save", "up", "down", "reord
   name: z.string().default(""),
   description: z.string().default(""),
   people: z.string().default(""),
+  version: baseVersion,
 });
 
 export const testimonyListForm = orderedListForm(["up", "down", "reorder", "hide", "show", "delete"], {});
 
 export const historyPhotoListForm = orderedListForm(["up", "down", "reorder", "describe", "delete"], {
   name: z.string().default(""),
+  version: baseVersion,
 });
 
 /** The bin's 'przywróć' and 'usuń na zawsze'. */

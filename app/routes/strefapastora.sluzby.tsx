@@ -6,16 +6,17 @@ import { ministryForm } from "~/http/form-schemas.server";
 import { requireUser } from "~/features/auth/auth.server";
 import { dropKeptForm, requireUserOrKeep } from "~/features/kept-forms/kept-forms.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
-import { listMinistries } from "~/features/church/about.server";
 import {
   addMinistry,
   keptMinistryForm,
+  listMinistriesForPastor,
   moveMinistry,
   removeMinistry,
   reorderMinistries,
   updateMinistry,
 } from "~/features/church/ministries.server";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
+import { ConflictNote } from "~/components/conflict-note";
 import { DOCUMENT_POST, Field, FlashMessage, FormError, keepPageWhenNotSaved, TextAreaField } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
@@ -36,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [{ flash, headers }, ministries, kept] = await Promise.all([
     readFlash(request),
-    listMinistries(),
+    listMinistriesForPastor(),
     keptMinistryForm(new URL(request.url).searchParams.get(KEPT_PARAM), user),
   ]);
   // A kept edit of a ministry removed meanwhile is offered as a new one, so the text is not lost.
@@ -50,7 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readSmallForm(request);
   const parsed = ministryForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
-  const { intent, id, confirmed, order, ...input } = parsed.data;
+  const { intent, id, confirmed, order, version, ...input } = parsed.data;
   const done = (message: string) => redirectWithFlash(PASTOR_MINISTRIES_PATH, message);
   // A kept form, once saved, is used up.
   const saved = async (message: string) => {
@@ -64,9 +65,20 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (!id) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
   if (intent === "save") {
-    const result = await updateMinistry(id, input, { actor: user });
+    const result = await updateMinistry(id, input, { baseVersion: version, actor: user });
     if (result.ok) return saved(`Zapisano służbę „${result.name}”.`);
-    return data({ error: result.error, field: result.field, id, values: input }, { status: result.status });
+    // After a conflict the form carries the stored version: the next press saves the pastor's text over it.
+    return data(
+      {
+        error: result.error,
+        field: result.field,
+        id,
+        values: input,
+        version: result.conflict?.current.version ?? version,
+        conflict: result.conflict,
+      },
+      { status: result.status },
+    );
   }
   if (intent === "up" || intent === "down") {
     const result = await moveMinistry(id, intent, { actor: user });
@@ -78,7 +90,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const result = await reorderMinistries(ids, id, { actor: user });
     return result.ok ? done(`Przesunięto służbę „${result.name}”.`) : done(result.error);
   }
-  const ministry = (await listMinistries()).find((m) => m.id === id);
+  const ministry = (await listMinistriesForPastor()).find((m) => m.id === id);
   if (!ministry) return done("Tej służby już nie ma.");
   if (confirmed !== "1") return { confirm: { id, question: `Usunąć służbę „${ministry.name}”?` } };
   const result = await removeMinistry(id, { actor: user });
@@ -98,6 +110,10 @@ interface Reply {
   id?: number | null;
   field?: string;
   values?: Typed;
+  /** The version the refused form carries on: the stored one after a conflict. */
+  version?: number;
+  /** Another tab saved the ministry first: what differs and the stored ministry. */
+  conflict?: { changed: string[]; current: { name: string; description: string; people: string[] } };
   confirm?: { id: number; question: string };
 }
 
@@ -151,7 +167,7 @@ export default function PastorMinistries() {
     .filter((post) => post.get("intent") === "add")
     .map((post, i) => {
       const name = String(post.get("name") ?? "").trim();
-      return { id: -1 - i, name, description: "", people: [], label: name, unsaved: true };
+      return { id: -1 - i, name, description: "", people: [], version: 0, label: name, unsaved: true };
     });
   return (
     <section className="page pastor">
@@ -218,11 +234,29 @@ function MinistryRow({
 }) {
   const { fetcher, reply: scriptReply } = useScriptForm<Reply>(`ministry-${m.id}`);
   const reply = scriptReply ?? refused;
-  // The stored values, or those of a refusal without JavaScript (with it, the fields keep what was typed).
-  const values = refused?.values ??
+  // The stored values, or those of a refusal without JavaScript (with it, the fields keep what was typed;
+  // after a conflict the page's data is the other tab's, so the form takes the refused values anew).
+  const values = (scriptReply?.conflict ? scriptReply.values : undefined) ??
+    refused?.values ??
     kept?.values ?? { name: m.name, description: m.description, people: m.people.join("\n") };
+  // The version the edit began from; after a conflict the stored one, so that the next press saves over it.
+  const version = reply?.version ?? kept?.version ?? m.version;
+  const conflict = reply?.conflict;
   return (
     <>
+      {conflict ? (
+        <ConflictNote
+          changed={conflict.changed}
+          sameNote="Obecna wersja nie różni się od Twojej."
+          yoursNote="Twoje zmiany są w formularzu poniżej: „zapisz” zapisze je na obecną wersję."
+          currentHref={PASTOR_MINISTRIES_PATH}
+          current={[
+            { label: "Nazwa służby", value: conflict.current.name },
+            { label: "Osoby", value: conflict.current.people.join("\n"), long: true },
+            { label: "Opis", value: conflict.current.description, long: true },
+          ]}
+        />
+      ) : null}
       {/* A new key when the shown values change, so the uncontrolled inputs take them. */}
       <fetcher.Form
         key={JSON.stringify(values)}
@@ -233,6 +267,7 @@ function MinistryRow({
       >
         <CsrfInput />
         <input type="hidden" name="id" value={m.id} />
+        <input type="hidden" name="version" value={version} />
         {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}
         <MinistryFields prefix={`ministry-${m.id}`} values={values} field={reply?.field} />
         <button type="submit" name="intent" value="save" className="button">

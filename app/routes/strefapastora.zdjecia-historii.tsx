@@ -19,6 +19,7 @@ import { SortableList } from "~/components/sortable-list";
 import { STALE_ORDER_MESSAGE, parseOrder } from "~/lib/order";
 import { batchReport } from "~/features/galleries/constants";
 import { ConfirmButton, ConfirmPage } from "~/components/confirm";
+import { ConflictNote } from "~/components/conflict-note";
 import { FlashMessage, FormError, keepPageWhenNotSaved } from "~/components/forms";
 import { BackLink } from "~/components/layout";
 import { CsrfInput, PastorBar } from "~/components/pastor";
@@ -72,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readSmallForm(request);
   const parsed = historyPhotoListForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: "Nieznane polecenie formularza." }, { status: 400 });
-  const { intent, id, name, confirmed, order } = parsed.data;
+  const { intent, id, name, confirmed, order, version } = parsed.data;
   const gone = "Tego zdjęcia już nie ma.";
   if (intent === "up" || intent === "down") {
     const moved = await moveHistoryPhoto(id, intent, { actor: user });
@@ -85,13 +86,18 @@ export async function action({ request }: ActionFunctionArgs) {
     return done(moved === null ? STALE_ORDER_MESSAGE : `Przesunięto zdjęcie „${moved}”.`);
   }
   if (intent === "describe") {
-    const result = await describeHistoryPhoto(id, name, { actor: user });
+    const result = await describeHistoryPhoto(id, name, { baseVersion: version, actor: user });
     if (result.ok) {
       // A kept description, once saved, is used up.
       await dropKeptForm({ id: form.get(KEPT_PARAM), user });
       return done(`Zapisano opis zdjęcia „${result.name}”.`);
     }
-    return data({ error: result.error, id, name }, { status: 400 });
+    // After a conflict the form carries the stored version: the next press saves the pastor's text over it.
+    if (result.conflict) {
+      const { current, version: stored } = result.conflict;
+      return data({ error: result.error, id, name, version: stored, current }, { status: 409 });
+    }
+    return data({ error: result.error, id, name, version }, { status: 400 });
   }
   const photo = (await listHistoryPhotosForPastor()).find((p) => p.id === id);
   if (!photo) return done(gone);
@@ -106,6 +112,10 @@ interface Reply {
   /** A refused description: the photo and what was typed. */
   id?: number;
   name?: string;
+  /** The version the refused form carries on: the stored one after a conflict. */
+  version?: number;
+  /** Another tab described the photo first: the stored description. */
+  current?: string;
   confirm?: { id: number; question: string };
 }
 
@@ -199,11 +209,25 @@ function HistoryPhotoRow({
   refused?: Reply;
   kept?: Kept;
 }) {
-  const { fetcher, reply } = useScriptForm<Reply>(`history-photo-${p.id}`);
+  const { fetcher, reply: scriptReply } = useScriptForm<Reply>(`history-photo-${p.id}`);
+  const reply = scriptReply ?? refused;
   // The stored description, or a refused one without JavaScript (with it, the field keeps what was typed).
-  const typed = refused?.name ?? kept?.name ?? p.name;
+  // (After a conflict the page's data is the other tab's: the field takes the refused description anew.)
+  const typed =
+    (scriptReply?.current !== undefined ? scriptReply.name : undefined) ?? refused?.name ?? kept?.name ?? p.name;
+  // The version the description began from; after a conflict the stored one, so that the next press saves over it.
+  const version = reply?.version ?? kept?.version ?? p.version;
   return (
     <>
+      {reply?.current !== undefined ? (
+        <ConflictNote
+          changed={["opis"]}
+          sameNote="Obecna wersja nie różni się od Twojej."
+          yoursNote="Twój opis jest w polu poniżej: „zapisz opis” zapisze go na obecną wersję."
+          currentHref={PASTOR_HISTORY_PHOTOS_PATH}
+          current={[{ label: "Opis zdjęcia", value: reply.current }]}
+        />
+      ) : null}
       <img src={p.thumb} alt="" width={80} height={Math.round((80 * p.height) / p.width) || 80} loading="lazy" />
       {/* A new key when the shown description changes, so the uncontrolled input takes it. */}
       <fetcher.Form
@@ -215,6 +239,7 @@ function HistoryPhotoRow({
       >
         <CsrfInput />
         <input type="hidden" name="id" value={p.id} />
+        <input type="hidden" name="version" value={version} />
         {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}
         <label htmlFor={`history-photo-${p.id}`}>Opis zdjęcia {index + 1}</label>
         <input id={`history-photo-${p.id}`} name="name" defaultValue={typed} maxLength={600} />
@@ -234,7 +259,7 @@ function HistoryPhotoRow({
           ) : null}
         </span>
       </fetcher.Form>
-      <FormError message={reply?.error} />
+      <FormError message={scriptReply?.error} />
       <ConfirmButton
         action={PASTOR_HISTORY_PHOTOS_PATH}
         question={deleteQuestion(label)}

@@ -95,6 +95,8 @@ export const historyPhotos = pgTable("history_photos", {
   width: integer("width").notNull(),
   height: integer("height").notNull(),
   position: integer("position").notNull().default(0),
+  // Bumped by every new description; one begun from an older version is refused, never saved over a newer one.
+  version: integer("version").notNull().default(1),
 });
 
 export const users = pgTable(
@@ -392,6 +394,8 @@ export const ministries = pgTable("ministries", {
   description: text("description").notNull().default(""),
   people: jsonb("people").$type<string[]>().notNull(),
   position: integer("position").notNull().default(0),
+  // Bumped by every edit (name, people, description), not by moves; an edit begun from an older version is refused.
+  version: integer("version").notNull().default(1),
 });
 
 /** A testimony on /onas and at /onas/swiadectwa/{id}; a hidden one is a draft, a deleted one is in the bin. */

@@ -135,15 +135,48 @@ describe("history photos", () => {
     expect(await moveHistoryPhoto(b.id, "down", { actor })).toBe(b.name);
     expect((await onAbout()).map((p) => p.name)).toEqual([a.name, b.name]);
 
-    expect((await post({ intent: "describe", id: String(a.id), name: "  Pierwsze   nabożeństwo " })).status).toBe(302);
+    const described = await post({
+      intent: "describe",
+      id: String(a.id),
+      version: String(a.version),
+      name: "  Pierwsze   nabożeństwo ",
+    });
+    expect(described.status).toBe(302);
     expect((await onAbout())[0].name).toBe("Pierwsze nabożeństwo");
-    const refused = await post({ intent: "describe", id: String(a.id), name: " " });
+    const refused = await post({ intent: "describe", id: String(a.id), version: String(a.version + 1), name: " " });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: "Opis zdjęcia nie może być pusty." });
-    expect(await describeHistoryPhoto(999999, "x", { actor })).toEqual({
+    expect(await describeHistoryPhoto(999999, "x", { baseVersion: 1, actor })).toEqual({
       ok: false,
       error: "Tego zdjęcia już nie ma.",
     });
+  });
+
+  it("refuses a description from a second tab over a newer one, keeping what was typed, and saves it once seen", async () => {
+    const [a] = await listHistoryPhotosForPastor();
+    const describe = (name: string, version: number) =>
+      post({ intent: "describe", id: String(a.id), version: String(version), name });
+    // Two tabs opened at the same version; the first saves.
+    expect((await describe("Budowa kaplicy, 1992", a.version)).status).toBe(302);
+    const second = await describe("Poświęcenie kaplicy", a.version);
+    expect(second.status).toBe(409);
+    expect(await second.json()).toEqual({
+      error:
+        "Ktoś zapisał opis tego zdjęcia w innej karcie lub na innym urządzeniu, zanim zapisano Twoje zmiany. Nic nie zostało nadpisane.",
+      id: a.id,
+      name: "Poświęcenie kaplicy",
+      version: a.version + 1,
+      current: "Budowa kaplicy, 1992",
+    });
+    expect((await onAbout())[0].name).toBe("Budowa kaplicy, 1992");
+    // Saved again with the version the refusal gave the form: the pastor's text over the other.
+    expect((await describe("Poświęcenie kaplicy", a.version + 1)).status).toBe(302);
+    expect((await onAbout())[0].name).toBe("Poświęcenie kaplicy");
+    // A move changes no text: it leaves the version as it is.
+    const [, b] = await listHistoryPhotosForPastor();
+    expect((await post({ intent: "up", id: String(b.id) })).status).toBe(302);
+    expect((await listHistoryPhotosForPastor()).find((p) => p.id === a.id)!.version).toBe(a.version + 2);
+    await moveHistoryPhoto(b.id, "down", { actor });
   });
 
   it("takes a dragged order naming every photo once, and refuses a stale one", async () => {

@@ -177,7 +177,7 @@ describe("a form posted after the session ended", () => {
       csrf,
       intent: "save",
       id: String(first.id),
-      version: "1",
+      version: String(first.version),
       name: first.name,
       people: "Anna Kowalska\nJan Nowak",
       description: "Próby w każdy wtorek.",
@@ -206,7 +206,7 @@ describe("a form posted after the session ended", () => {
       message: keptFormMessage(false),
       id: first.id,
       values: { name: first.name, people: "Anna Kowalska\nJan Nowak", description: "Próby w każdy wtorek." },
-      version: 1,
+      version: first.version,
     });
 
     const saved = await settle(() =>

@@ -54,6 +54,8 @@ export async function listHistoryPhotos(): Promise<(ImageView & { name: string }
 export interface PastorHistoryPhoto {
   id: number;
   name: string;
+  /** The version a new description begins from. */
+  version: number;
   /** The smallest stored variant, for the list's thumbnail. */
   thumb: string;
   width: number;
@@ -67,6 +69,7 @@ export async function listHistoryPhotosForPastor(store: Storage = storage()): Pr
       .select({
         id: historyPhotos.id,
         name: historyPhotos.name,
+        version: historyPhotos.version,
         key: historyPhotos.imageKey,
         width: historyPhotos.width,
         height: historyPhotos.height,
@@ -165,12 +168,19 @@ export async function reorderHistoryPhotos(
   });
 }
 
-/** The description visitors' screen readers hear (the photo's alt text). Null when the photo is gone. */
+export const HISTORY_PHOTO_CONFLICT_MESSAGE =
+  "Ktoś zapisał opis tego zdjęcia w innej karcie lub na innym urządzeniu, zanim zapisano Twoje zmiany. Nic nie zostało nadpisane.";
+
+/**
+ * The description visitors' screen readers hear (the photo's alt text).
+ * Refused when the photo is gone, and (with the stored description and
+ * version) when another tab described it anew since `baseVersion`.
+ */
 export async function describeHistoryPhoto(
   id: number,
   text: string,
-  { actor }: { actor: Actor },
-): Promise<{ ok: true; name: string } | { ok: false; error: string }> {
+  { baseVersion, actor }: { baseVersion: unknown; actor: Actor },
+): Promise<{ ok: true; name: string } | { ok: false; error: string; conflict?: { current: string; version: number } }> {
   const name = text
     .replace(/[\u0000-\u001f\u007f]+/g, " ")
     .replace(/\s+/g, " ")
@@ -179,20 +189,27 @@ export async function describeHistoryPhoto(
   if ([...name].length > HISTORY_NAME_MAX) {
     return { ok: false, error: `Opis zdjęcia może mieć najwyżej ${HISTORY_NAME_MAX} znaków.` };
   }
-  const updated = await withDb((db) =>
+  const outcome = await withDb((db) =>
     db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(historyPhotos)
-        .set({ name })
+      const [current] = await tx
+        .select({ name: historyPhotos.name, version: historyPhotos.version })
+        .from(historyPhotos)
         .where(eq(historyPhotos.id, id))
-        .returning({ id: historyPhotos.id });
-      if (row)
-        await recordActivity(tx, { actor, action: "edited", subject: { kind: "history_photo", id, title: name } });
-      return Boolean(row);
+        .for("update");
+      if (!current) return "gone" as const;
+      if (current.name === name) return "same" as const;
+      if (Number(baseVersion) !== current.version) return { current: current.name, version: current.version };
+      await tx
+        .update(historyPhotos)
+        .set({ name, version: current.version + 1 })
+        .where(eq(historyPhotos.id, id));
+      await recordActivity(tx, { actor, action: "edited", subject: { kind: "history_photo", id, title: name } });
+      return "saved" as const;
     }),
   );
-  if (!updated) return { ok: false, error: "Tego zdjęcia już nie ma." };
-  await contentChanged();
+  if (outcome === "gone") return { ok: false, error: "Tego zdjęcia już nie ma." };
+  if (typeof outcome === "object") return { ok: false, error: HISTORY_PHOTO_CONFLICT_MESSAGE, conflict: outcome };
+  if (outcome === "saved") await contentChanged();
   return { ok: true, name };
 }
 

@@ -1,7 +1,7 @@
 // The pastor's changes to the ministries of /sluzby: each in one transaction
 // with its history entry, then the content version so every instance's
 // pages follow at once.
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { type Actor, recordActivity } from "~/features/activity/activity.server";
 import type { SessionUser } from "~/features/auth/auth.server";
 import { getKeptForm, keptFormView } from "~/features/kept-forms/kept-forms.server";
@@ -22,8 +22,48 @@ export interface MinistryInput {
   people: string;
 }
 
+/** A ministry as the pastor's page edits it: with the version an edit begins from. */
+export interface PastorMinistry {
+  id: number;
+  name: string;
+  description: string;
+  people: string[];
+  version: number;
+}
+
+/** Another tab saved the ministry first: what differs (Polish names) and the stored ministry. */
+export interface MinistryConflict {
+  changed: string[];
+  current: PastorMinistry;
+}
+
 export type MinistryResult =
-  { ok: true; name: string } | { ok: false; status: 400 | 404 | 409; error: string; field?: "name" | "people" };
+  | { ok: true; name: string }
+  | {
+      ok: false;
+      status: 400 | 404 | 409;
+      error: string;
+      field?: "name" | "people";
+      conflict?: MinistryConflict;
+    };
+
+export const MINISTRY_CONFLICT_MESSAGE =
+  "Ktoś zapisał tę służbę w innej karcie lub na innym urządzeniu, zanim zapisano Twoje zmiany. Nic nie zostało nadpisane.";
+
+const pastorColumns = {
+  id: ministries.id,
+  name: ministries.name,
+  description: ministries.description,
+  people: ministries.people,
+  version: ministries.version,
+};
+
+/** The ministries in the order of /sluzby, each with its version, for the pastor's page. */
+export async function listMinistriesForPastor(): Promise<PastorMinistry[]> {
+  return withDb((db) =>
+    db.select(pastorColumns).from(ministries).orderBy(asc(ministries.position), asc(ministries.id)),
+  );
+}
 
 const peopleOf = (text: string) =>
   text
@@ -86,27 +126,50 @@ export async function addMinistry(input: MinistryInput, { actor }: { actor: Acto
   );
 }
 
+/** Polish names of what differs between the stored ministry and a save. */
+function differences(a: Omit<PastorMinistry, "id" | "version">, b: Omit<PastorMinistry, "id" | "version">): string[] {
+  const changed: string[] = [];
+  if (a.name !== b.name) changed.push("nazwa");
+  if (JSON.stringify(a.people) !== JSON.stringify(b.people)) changed.push("osoby");
+  if (a.description !== b.description) changed.push("opis");
+  return changed;
+}
+
+/**
+ * Saves an edit (name, people, description). Refused (409) when the ministry
+ * changed since `baseVersion` (another tab saved first) and the edit would
+ * change it; moves leave the version as it is.
+ */
 export async function updateMinistry(
   id: number,
   input: MinistryInput,
-  { actor }: { actor: Actor },
+  { baseVersion, actor }: { baseVersion: unknown; actor: Actor },
 ): Promise<MinistryResult> {
   const checked = check(input);
   if (!("values" in checked)) return checked;
   const { values } = checked;
   return withDb(async (db) => {
-    const rows = await db.transaction(async (tx) => {
-      const updated = await tx
-        .update(ministries)
-        .set(values)
-        .where(eq(ministries.id, id))
-        .returning({ id: ministries.id });
-      if (updated.length) {
-        await recordActivity(tx, { actor, action: "edited", subject: { kind: "ministry", id, title: values.name } });
+    const result: MinistryResult = await db.transaction(async (tx) => {
+      const [current] = await tx.select(pastorColumns).from(ministries).where(eq(ministries.id, id)).for("update");
+      if (!current) return notFound;
+      const changed = differences(current, values);
+      if (!changed.length) return { ok: true as const, name: current.name };
+      if (Number(baseVersion) !== current.version) {
+        return {
+          ok: false as const,
+          status: 409 as const,
+          error: MINISTRY_CONFLICT_MESSAGE,
+          conflict: { changed, current },
+        };
       }
-      return updated;
+      await tx
+        .update(ministries)
+        .set({ ...values, version: current.version + 1 })
+        .where(eq(ministries.id, id));
+      await recordActivity(tx, { actor, action: "edited", subject: { kind: "ministry", id, title: values.name } });
+      return { ok: true as const, name: values.name };
     });
-    return afterCommit(db, rows.length ? { ok: true as const, name: values.name } : notFound);
+    return afterCommit(db, result);
   });
 }
 
