@@ -62,6 +62,7 @@ require.cache[morganPath] = {
 };
 
 // (3) The next server created is remix-serve's Express app.
+const KEEP_ALIVE_MS = 65_000;
 let server;
 const createServer = http.createServer;
 http.createServer = function (...args) {
@@ -70,6 +71,11 @@ http.createServer = function (...args) {
   const express = args[i];
   args[i] = (req, res) => app.frontDoor(req, res, () => express(req, res));
   server = createServer.apply(this, args);
+  // An idle connection is kept 65 s, not Node's 5: a client or a proxy that
+  // sends on a kept connection just as the server drops it gets a reset
+  // instead of an answer, and load balancers keep theirs open about 60 s.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
   return server;
 };
 

@@ -63,6 +63,32 @@ describe("the running server", () => {
     expect(lines.filter((l) => /^(GET|HEAD|POST) \//.test(l))).toEqual([]);
   });
 
+  it("answers on a connection left idle longer than Node's 5 s default, which a reusing client would see reset", async () => {
+    const socket = net.connect(server.port, "127.0.0.1");
+    await new Promise((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+    let received = "";
+    let closed = false;
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    socket.on("close", () => (closed = true));
+    const ask = () => socket.write(`GET /readyz HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+    const answers = () => received.split("HTTP/1.1 200").length - 1;
+    const waitFor = async (n: number) => {
+      for (let i = 0; i < 200 && answers() < n && !closed; i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    try {
+      ask();
+      await waitFor(1);
+      expect(received).toMatch(/Keep-Alive: timeout=65/i);
+      await new Promise((r) => setTimeout(r, 6_500));
+      expect(closed, "the server dropped the idle connection").toBe(false);
+      ask();
+      await waitFor(2);
+      expect(answers()).toBe(2);
+    } finally {
+      socket.destroy();
+    }
+  }, 30_000);
+
   it("serves with the build instance that booted: /readyz is 200", async () => {
     const res = await fetch(`${server.base}/readyz`);
     expect(res.status, "remix-serve uses a build instance that was never booted").toBe(200);
