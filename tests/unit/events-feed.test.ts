@@ -112,6 +112,19 @@ describe("the calendar feed", () => {
     expect(calendarFeed(list, ORIGIN, "Kalendarz zboru", NOW)).toBe(feed);
   });
 
+  it("writes the same Warsaw wall times whatever time zone the server runs in", () => {
+    const before = process.env.TZ;
+    try {
+      for (const zone of ["Europe/Warsaw", "America/New_York", "Asia/Tokyo"]) {
+        process.env.TZ = zone; // Node reads TZ again when it changes
+        expect(calendarFeed(list, ORIGIN, "Kalendarz zboru", NOW), `server in ${zone}`).toBe(feed);
+      }
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+  });
+
   it("expands, read by ical.js, to the page's occurrences across both clock changes", () => {
     for (const [from, to] of [
       ["2026-03-01T00:00:00Z", "2026-04-30T00:00:00Z"],

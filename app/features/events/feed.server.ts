@@ -1,9 +1,11 @@
 // The calendar as iCalendar (RFC 5545), written by ical-generator: the feed
 // a phone subscribes to (/kalendarz.ics) and one occurrence to add by hand.
 //
-// ical-generator writes a Date given with a time zone by its UTC fields, so
-// every time passed here is "floating" (UTC fields = Warsaw wall time), the
-// same form recurrence.ts expands; the VTIMEZONE tells the reader the rest.
+// ical-generator writes a time given with a time zone by the Date's local
+// fields, which are the server's own zone's: every time passed here is a
+// TZDate in Warsaw, so the wall time written is Warsaw's whatever TZ the
+// server runs with; the VTIMEZONE tells the reader the rest.
+import { TZDate } from "@date-fns/tz";
 import { getVtimezoneComponent } from "@touch4it/ical-timezones";
 import ical, {
   ICalCalendarMethod,
@@ -31,7 +33,7 @@ export const FEED_REACH_DAYS = 365;
 function floating(date: string, time: string | null = null): Date {
   const [y, m, d] = date.split("-").map(Number);
   const [h, mi] = time ? time.split(":").map(Number) : [0, 0];
-  return new Date(Date.UTC(y, m - 1, d, h, mi));
+  return new TZDate(y, m - 1, d, h, mi, CALENDAR_TIME_ZONE);
 }
 
 /** The stable UID of an event (every occurrence of a recurring one shares it). */
@@ -64,7 +66,8 @@ function common(e: CalendarEvent, origin: string, key: string | null): Partial<I
     url,
     sequence: e.sequence,
     // The last change, not the moment of the request: the same data gives the same text (and ETag).
-    stamp: e.updatedAt,
+    // With the calendar's time zone set, ical-generator writes it as a wall time too: Warsaw's, as above.
+    stamp: new TZDate(e.updatedAt.getTime(), CALENDAR_TIME_ZONE),
     timezone: CALENDAR_TIME_ZONE,
   };
 }
