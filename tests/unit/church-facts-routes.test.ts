@@ -130,12 +130,16 @@ describe("/strefapastora/dane-zboru", () => {
     expect((await page()).state.values.city).toBe("Niepołomice");
   });
 
-  it("shows the congregation's Google Calendar only when named, and only on its own page", async () => {
-    const calendar = async () =>
-      (await (await settle(() => calendarLoader(args(request("/kalendarz"))))).json()).google;
-    const google = () => settle(() => googleCalendarLoader());
-    expect(await calendar()).toBe(false);
-    expect((await google()).headers.get("Location")).toBe("/kalendarz");
+  it("offers the congregation's Google Calendar only when named, and puts it in the page only once asked for", async () => {
+    const calendar = async (path = "/kalendarz") =>
+      (await (await settle(() => calendarLoader(args(request(path))))).json()).google;
+    const oldPage = () => settle(() => googleCalendarLoader());
+    expect(await calendar()).toBeNull();
+    expect(await calendar("/kalendarz?google=1")).toBeNull();
+    // The old page's address leads below the site's own calendar.
+    const moved = await oldPage();
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("Location")).toBe("/kalendarz?google=1#kalendarz-google");
 
     const v = String((await page()).state.version);
     const refused = await post({ version: v, googleCalendarUrl: "https://evil.example/calendar/embed" });
@@ -144,12 +148,13 @@ describe("/strefapastora/dane-zboru", () => {
 
     const src = "https://calendar.google.com/calendar/embed?src=zbor%40gmail.com&ctz=Europe%2FWarsaw";
     expect((await post({ version: v, googleCalendarUrl: src })).status).toBe(302);
-    expect(await calendar()).toBe(true);
-    expect(await (await google()).json()).toEqual({ src });
+    // Named: a link first, the address only after the click.
+    expect(await calendar()).toEqual({ href: "/kalendarz?google=1#kalendarz-google", src: null });
+    expect(await calendar("/kalendarz?google=1")).toEqual({ href: "/kalendarz?google=1#kalendarz-google", src });
 
     // Emptied: gone again.
     expect((await post({ version: String((await page()).state.version), googleCalendarUrl: "" })).status).toBe(302);
-    expect(await calendar()).toBe(false);
+    expect(await calendar()).toBeNull();
   });
 
   it("renames the congregation in the layout, the structured data and the news feed, and adds, moves and removes creed statements", async () => {
