@@ -4,6 +4,7 @@
 // and in /kalendarz.ics (read by ical.js) at once, its photo on the
 // occurrence's page; an edit begun in a second tab
 // after another save is refused with the stored version shown.
+import type { Page } from "@playwright/test";
 import ICAL from "ical.js";
 import { expect, flash, signIn, test } from "./fixtures";
 import { photo } from "./articles.helpers";
@@ -46,6 +47,32 @@ function feedStarts(text: string, title: string, n: number): { start: string; ca
 test.afterEach(async ({ page }) => {
   await removeTestEvents(page);
 });
+
+/**
+ * Signs in and adds a weekly event of four dates from `inDays` days ahead
+ * (the second a week later), then opens its edit page.
+ */
+async function addWeeklySeries(page: Page, name: string, inDays: number, time: string) {
+  const title = `${name} ${Date.now().toString(36)}`;
+  const start = warsawDay(inDays);
+  const second = warsawDay(inDays + 7);
+  const dayName = DAY_NAMES[new Date(`${start}T00:00:00Z`).getUTCDay()];
+  await signIn(page);
+  await page.goto("/strefapastora/wydarzenia/dodaj");
+  await page.getByLabel("Tytuł", { exact: true }).fill(title);
+  await page.getByLabel("Początek: dzień").fill(start);
+  await page.getByLabel("Początek: godzina").fill(time);
+  await page.getByLabel(/^co tydzień/).check();
+  await page.getByLabel(dayName, { exact: true }).check();
+  await page.getByLabel("określoną liczbę razy").check();
+  await page.getByLabel("liczba powtórzeń").fill("4");
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(flash(page)).toHaveText(`Dodano wydarzenie „${title}”.`);
+  await row(page, title)
+    .getByRole("link", { name: /^edytuj/ })
+    .click();
+  return { title, start, second };
+}
 
 test("a weekly event added in the pastor area with a photo is on /kalendarz and in the feed at once", async ({
   page,
@@ -152,25 +179,7 @@ test("one occurrence cancelled is marked on /kalendarz and CANCELLED in the feed
   test.setTimeout(60_000);
   const visitorContext = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.name === "js" });
   const visitor = await visitorContext.newPage();
-  const title = `E2E Modlitwa ${Date.now().toString(36)}`;
-  const start = warsawDay(2);
-  const second = warsawDay(9);
-  const dayName = DAY_NAMES[new Date(`${start}T00:00:00Z`).getUTCDay()];
-
-  await signIn(page);
-  await page.goto("/strefapastora/wydarzenia/dodaj");
-  await page.getByLabel("Tytuł", { exact: true }).fill(title);
-  await page.getByLabel("Początek: dzień").fill(start);
-  await page.getByLabel("Początek: godzina").fill("19:00");
-  await page.getByLabel(/^co tydzień/).check();
-  await page.getByLabel(dayName, { exact: true }).check();
-  await page.getByLabel("określoną liczbę razy").check();
-  await page.getByLabel("liczba powtórzeń").fill("4");
-  await page.getByRole("button", { name: "dodaj", exact: true }).click();
-  await expect(flash(page)).toHaveText(`Dodano wydarzenie „${title}”.`);
-  await row(page, title)
-    .getByRole("link", { name: /^edytuj/ })
-    .click();
+  const { title, start, second } = await addWeeklySeries(page, "E2E Modlitwa", 2, "19:00");
 
   // The second occurrence cancelled: still listed, marked, in both.
   const terms = page.locator(".event-occurrences li");
@@ -233,25 +242,7 @@ test("one occurrence removed is gone from /kalendarz, its page and the month, an
   test.setTimeout(60_000);
   const visitorContext = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.name === "js" });
   const visitor = await visitorContext.newPage();
-  const title = `E2E Próba ${Date.now().toString(36)}`;
-  const start = warsawDay(3);
-  const second = warsawDay(10);
-  const dayName = DAY_NAMES[new Date(`${start}T00:00:00Z`).getUTCDay()];
-
-  await signIn(page);
-  await page.goto("/strefapastora/wydarzenia/dodaj");
-  await page.getByLabel("Tytuł", { exact: true }).fill(title);
-  await page.getByLabel("Początek: dzień").fill(start);
-  await page.getByLabel("Początek: godzina").fill("18:00");
-  await page.getByLabel(/^co tydzień/).check();
-  await page.getByLabel(dayName, { exact: true }).check();
-  await page.getByLabel("określoną liczbę razy").check();
-  await page.getByLabel("liczba powtórzeń").fill("4");
-  await page.getByRole("button", { name: "dodaj", exact: true }).click();
-  await expect(flash(page)).toHaveText(`Dodano wydarzenie „${title}”.`);
-  await row(page, title)
-    .getByRole("link", { name: /^edytuj/ })
-    .click();
+  const { title, start, second } = await addWeeklySeries(page, "E2E Próba", 3, "18:00");
   await expect(page).toHaveURL(/\/strefapastora\/wydarzenia\/edytuj\/\d+$/);
   const editUrl = page.url();
 

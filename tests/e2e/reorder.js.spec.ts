@@ -54,10 +54,16 @@ test.describe("on a tall screen", () => {
     await expect(rows.nth(2)).toHaveAttribute("aria-label", before[0]);
     expect(await titles(visitor, "/onas", cards)).toEqual([before[1], before[2], before[0], ...before.slice(3)]);
 
-    // Back with the ↑ buttons, which stay beside the handles.
+    // Back with the ↑ buttons, which stay beside the handles. The row moves
+    // before the server answers (an optimistic save), so each move waits for
+    // the answer to its post before the next, and before /onas is read.
     for (const place of [1, 0]) {
+      const saved = page.waitForResponse(
+        (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/strefapastora/swiadectwa"),
+      );
       await page.getByRole("button", { name: `przesuń „${before[0]}” wyżej` }).click();
       await expect(rows.nth(place)).toHaveAttribute("aria-label", before[0]);
+      await saved;
     }
     expect(await titles(visitor, "/onas", cards)).toEqual(before);
     await visitor.close();
