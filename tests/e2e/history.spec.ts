@@ -1,11 +1,13 @@
 // The history of changes, with JavaScript on and off: reached from the panel
 // home, it names who did what and when, newest first.
-import { expect, flash, test } from "./fixtures";
-import { addArticle, card, removeTestArticles, signIn, uniqueHeader } from "./articles.helpers";
+import { expect, flash, signInWithForm, test } from "./fixtures";
+import { addArticle, card, removeTestArticles, uniqueHeader } from "./articles.helpers";
 import { binRow, confirmDelete, purgeTestItems } from "./bin.helpers";
 
+// Through the form, not the worker's kept cookies: the history must show this
+// test's own sign-in, and a sign-in from many tests ago is off the first page.
 test.beforeEach(async ({ page }) => {
-  await signIn(page);
+  await signInWithForm(page);
 });
 
 test.afterEach(async ({ page, baseURL }) => {
