@@ -79,7 +79,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 export default function ChurchFactsPage() {
   const { email, flash, state, kept, sample } = useLoaderData<typeof loader>();
   // With JavaScript the form is sent by the script: no page load, the fields as typed, a refusal beside them.
-  const { fetcher, reply: scriptReply } = useScriptForm<Reply>("church-facts");
+  const { fetcher, reply: scriptReply, onSubmit } = useScriptForm<Reply>("church-facts");
   const documentReply = useActionData<typeof action>() as Reply | undefined;
   const saving = fetcher.state !== "idle";
   const reply = scriptReply ?? documentReply;
@@ -147,7 +147,13 @@ export default function ChurchFactsPage() {
           field typed (app/http/pastor-door.server.ts). With it, the script's
           post gets `{ error }` and the form stays as typed (no revalidation:
           keepPageWhenNotSaved). */}
-      <fetcher.Form method="post" action={PASTOR_FACTS_PATH} className="form facts-form" key={formKey}>
+      <fetcher.Form
+        onSubmit={onSubmit}
+        method="post"
+        action={PASTOR_FACTS_PATH}
+        className="form facts-form"
+        key={formKey}
+      >
         <CsrfInput />
         <input type="hidden" name="version" value={version} />
         {kept ? <input type="hidden" name={KEPT_PARAM} value={kept.key} /> : null}

@@ -232,7 +232,7 @@ function MinistryRow({
   refused?: Reply;
   kept?: Kept;
 }) {
-  const { fetcher, reply: scriptReply } = useScriptForm<Reply>(`ministry-${m.id}`);
+  const { fetcher, reply: scriptReply, onSubmit } = useScriptForm<Reply>(`ministry-${m.id}`);
   const reply = scriptReply ?? refused;
   // The stored values, or those of a refusal without JavaScript (with it, the fields keep what was typed;
   // after a conflict the page's data is the other tab's, so the form takes the refused values anew).
@@ -259,6 +259,7 @@ function MinistryRow({
       ) : null}
       {/* A new key when the shown values change, so the uncontrolled inputs take them. */}
       <fetcher.Form
+        onSubmit={onSubmit}
         key={JSON.stringify(values)}
         method="post"
         action={PASTOR_MINISTRIES_PATH}
@@ -300,11 +301,12 @@ function MinistryRow({
 /** The form of a new ministry: emptied once it is saved, kept as typed when refused. */
 function AddMinistry({ refused, kept }: { refused?: Reply; kept?: Kept }) {
   const form = useRef<HTMLFormElement>(null);
-  const { fetcher, reply: scriptReply } = useScriptForm<Reply>("ministry-add", () => form.current?.reset());
+  const { fetcher, reply: scriptReply, onSubmit } = useScriptForm<Reply>("ministry-add", () => form.current?.reset());
   const reply = scriptReply ?? refused;
   return (
     <>
       <fetcher.Form
+        onSubmit={onSubmit}
         ref={form}
         method="post"
         action={PASTOR_MINISTRIES_PATH}

@@ -139,7 +139,7 @@ export default function PastorTestimonies() {
  * refusal is shown beside them.
  */
 function TestimonyRow({ testimony: t, index, count }: { testimony: Testimony; index: number; count: number }) {
-  const { fetcher, reply } = useScriptForm<Reply>(`testimony-${t.id}`);
+  const { fetcher, reply, onSubmit } = useScriptForm<Reply>(`testimony-${t.id}`);
   const which = <span className="visually-hidden">: {t.title}</span>;
   return (
     <>
@@ -154,7 +154,7 @@ function TestimonyRow({ testimony: t, index, count }: { testimony: Testimony; in
             zobacz na stronie{which}
           </a>
         )}
-        <fetcher.Form method="post" action={PASTOR_TESTIMONIES_PATH} preventScrollReset>
+        <fetcher.Form onSubmit={onSubmit} method="post" action={PASTOR_TESTIMONIES_PATH} preventScrollReset>
           <CsrfInput />
           <input type="hidden" name="id" value={t.id} />
           <button type="submit" name="intent" value={t.hidden ? "show" : "hide"} className="secondary">

@@ -209,7 +209,7 @@ function HistoryPhotoRow({
   refused?: Reply;
   kept?: Kept;
 }) {
-  const { fetcher, reply: scriptReply } = useScriptForm<Reply>(`history-photo-${p.id}`);
+  const { fetcher, reply: scriptReply, onSubmit } = useScriptForm<Reply>(`history-photo-${p.id}`);
   const reply = scriptReply ?? refused;
   // The stored description, or a refused one without JavaScript (with it, the field keeps what was typed).
   // (After a conflict the page's data is the other tab's: the field takes the refused description anew.)
@@ -231,6 +231,7 @@ function HistoryPhotoRow({
       <img src={p.thumb} alt="" width={80} height={Math.round((80 * p.height) / p.width) || 80} loading="lazy" />
       {/* A new key when the shown description changes, so the uncontrolled input takes it. */}
       <fetcher.Form
+        onSubmit={onSubmit}
         key={typed}
         method="post"
         action={PASTOR_HISTORY_PHOTOS_PATH}

@@ -28,8 +28,8 @@ async function holdPosts(page: Page, path: string) {
     },
   );
   return {
-    /** Resolves once a post is being held. */
-    held: () => expect.poll(() => held).toBeGreaterThan(0),
+    /** Resolves once `count` posts are being held. */
+    held: (count = 1) => expect.poll(() => held).toBeGreaterThanOrEqual(count),
     release: () => {
       gate = null;
       release();
@@ -80,6 +80,35 @@ test.describe("ministries", () => {
     await expect(page.locator(".ministries-edit")).not.toHaveAttribute("aria-busy", "true");
     await expect(saving(page)).toHaveCount(0);
     await documentKept(page);
+  });
+
+  test("↓ tapped twice before the first answer moves the ministry two places, both saved", async ({ page }) => {
+    const before = await labels(page);
+    const [first, second, third] = before;
+    const post = await holdPosts(page, PAGE);
+    await page.getByRole("button", { name: `przesuń „${first}” niżej` }).click();
+    await post.held(1);
+    await expect(rows(page).nth(1)).toHaveAttribute("aria-label", first!);
+    // The same row's ↓ again, while the first move is still on its way.
+    await page.getByRole("button", { name: `przesuń „${first}” niżej` }).click();
+    await post.held(2);
+    await expect(rows(page).nth(2)).toHaveAttribute("aria-label", first!);
+    post.release();
+    await expect(saving(page)).toHaveCount(0);
+    await expect.poll(() => labels(page)).toEqual([second, third, first, ...before.slice(3)]);
+    // What the server kept, read anew.
+    await page.reload();
+    expect(await labels(page)).toEqual([second, third, first, ...before.slice(3)]);
+
+    // Back as it was, for the other specs.
+    await hydrated(page.locator(".ministries-edit form.form").first());
+    for (let i = 0; i < 2; i++) {
+      await page.getByRole("button", { name: `przesuń „${first}” wyżej` }).click();
+      await expect(flash(page)).toHaveText(`Przesunięto służbę „${first}”.`);
+      await expect(page.locator(".ministries-edit")).not.toHaveAttribute("aria-busy", "true");
+      await expect(saving(page)).toHaveCount(0);
+    }
+    await expect.poll(() => labels(page)).toEqual(before);
   });
 
   test("a rename refused: shown at once, then the stored name back, the message beside the form, the text as typed", async ({
