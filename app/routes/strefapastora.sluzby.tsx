@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { MoveButtons } from "~/components/move-buttons";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
@@ -274,16 +275,7 @@ function MinistryRow({
         <button type="submit" name="intent" value="save" className="button">
           zapisz
         </button>
-        {index > 0 ? (
-          <button type="submit" name="intent" value="up" aria-label={`przesuń „${label}” wyżej`}>
-            ↑
-          </button>
-        ) : null}
-        {index < count - 1 ? (
-          <button type="submit" name="intent" value="down" aria-label={`przesuń „${label}” niżej`}>
-            ↓
-          </button>
-        ) : null}
+        <MoveButtons what={`„${label}”`} index={index} count={count} />
       </fetcher.Form>
       <FormError message={scriptReply?.error} />
       <ConfirmButton

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { MoveButtons } from "~/components/move-buttons";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { testimonyListForm } from "~/http/form-schemas.server";
@@ -161,16 +162,7 @@ function TestimonyRow({ testimony: t, index, count }: { testimony: Testimony; in
             {t.hidden ? "pokaż" : "ukryj"}
             {which}
           </button>
-          {index > 0 ? (
-            <button type="submit" name="intent" value="up" aria-label={`przesuń „${t.title}” wyżej`}>
-              ↑
-            </button>
-          ) : null}
-          {index < count - 1 ? (
-            <button type="submit" name="intent" value="down" aria-label={`przesuń „${t.title}” niżej`}>
-              ↓
-            </button>
-          ) : null}
+          <MoveButtons what={`„${t.title}”`} index={index} count={count} />
         </fetcher.Form>
         <ConfirmButton
           action={PASTOR_TESTIMONIES_PATH}

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { MoveButtons } from "~/components/move-buttons";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { SavingNote, optimisticList, usePendingPosts, useScriptForm } from "~/components/optimistic";
@@ -248,16 +249,7 @@ function HistoryPhotoRow({
           <button type="submit" name="intent" value="describe" className="secondary">
             zapisz opis
           </button>
-          {index > 0 ? (
-            <button type="submit" name="intent" value="up" aria-label={`przesuń zdjęcie „${label}” wyżej`}>
-              ↑
-            </button>
-          ) : null}
-          {index < count - 1 ? (
-            <button type="submit" name="intent" value="down" aria-label={`przesuń zdjęcie „${label}” niżej`}>
-              ↓
-            </button>
-          ) : null}
+          <MoveButtons what={`zdjęcie „${label}”`} index={index} count={count} />
         </span>
       </fetcher.Form>
       <FormError message={scriptReply?.error} />

@@ -111,6 +111,29 @@ test.describe("ministries", () => {
     await expect.poll(() => labels(page)).toEqual(before);
   });
 
+  test("the keyboard's focus stays on the row moved: on ↑ once ↓ has made it the last", async ({ page }) => {
+    const before = await labels(page);
+    const last = before.length - 1;
+    const moved = before[last - 1]!;
+    const down = page.getByRole("button", { name: `przesuń „${moved}” niżej` });
+    const up = page.getByRole("button", { name: `przesuń „${moved}” wyżej` });
+    await down.focus();
+    await page.keyboard.press("Enter");
+    await expect(rows(page).nth(last)).toHaveAttribute("aria-label", moved);
+    // Its ↓ is gone with the row now last: the focus is on its ↑, and Enter moves it back.
+    await expect(down).toHaveCount(0);
+    await expect(up).toBeFocused();
+    await expect(flash(page)).toHaveText(`Przesunięto służbę „${moved}”.`);
+    await expect(saving(page)).toHaveCount(0);
+    await page.keyboard.press("Enter");
+    await expect(rows(page).nth(last - 1)).toHaveAttribute("aria-label", moved);
+    await expect(up).toBeFocused();
+    await expect(saving(page)).toHaveCount(0);
+    await expect.poll(() => labels(page)).toEqual(before);
+    await page.reload();
+    expect(await labels(page)).toEqual(before);
+  });
+
   test("a rename refused: shown at once, then the stored name back, the message beside the form, the text as typed", async ({
     page,
   }) => {
