@@ -51,29 +51,44 @@ export async function spawnBuiltServer(env: Record<string, string>, cwd = proces
   return { base: `http://127.0.0.1:${port}`, port, dataDir, child, output: () => log, exited };
 }
 
-/** Starts the server and waits until /readyz answers 200. */
+/**
+ * Starts the server and waits until it listens and /readyz answers 200. A
+ * port found free can be taken by another test file's server before this
+ * one listens (files run side by side): the server then exits with
+ * EADDRINUSE and is started again on another port. Until it has printed
+ * that it listens, an answer on the port may be the other server's.
+ */
 export async function startBuiltServer(env: Record<string, string>, cwd?: string): Promise<RunningServer> {
-  const spawned = await spawnBuiltServer(env, cwd);
-  const { base, child, exited, dataDir } = spawned;
-  let exitCode: number | null | undefined;
-  void exited.then((code) => (exitCode = code));
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/readyz`)).status === 200) break;
-    } catch {}
-    if (exitCode !== undefined) throw new Error(`server exited with code ${exitCode}:\n${spawned.output()}`);
-    if (i > 600) throw new Error(`server did not start:\n${spawned.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    ...spawned,
-    async stop() {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      const code = await exited;
+  for (let attempt = 1; ; attempt++) {
+    const spawned = await spawnBuiltServer(env, cwd);
+    const { base, child, exited, dataDir } = spawned;
+    let exitCode: number | null | undefined;
+    void exited.then((code) => (exitCode = code));
+    for (let i = 0; ; i++) {
+      if (spawned.output().includes("[remix-serve]")) {
+        try {
+          if ((await fetch(`${base}/readyz`)).status === 200) break;
+        } catch {}
+      }
+      if (exitCode !== undefined) break;
+      if (i > 600) throw new Error(`server did not start:\n${spawned.output()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (exitCode !== undefined) {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      return code;
-    },
-  };
+      if (!env.PORT && attempt < 5 && spawned.output().includes("EADDRINUSE")) continue;
+      throw new Error(`server exited with code ${exitCode}:\n${spawned.output()}`);
+    }
+    return {
+      ...spawned,
+      async stop() {
+        if (child.exitCode === null) child.kill("SIGTERM");
+        const code = await exited;
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        return code;
+      },
+    };
+  }
 }
 
 const cookiesOf = (res: Response) =>
