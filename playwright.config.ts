@@ -42,9 +42,11 @@ export default defineConfig({
     serviceWorkers: "block",
   },
   // Every spec runs with JavaScript on and off, except `*.js.spec.ts`
-  // (behaviour that only scripts add) and `*.http.spec.ts` (plain HTTP).
+  // (behaviour that only scripts add), `*.http.spec.ts` (plain HTTP) and
+  // `*.html.spec.ts` (what the server's HTML says on public pages, where no
+  // script changes it: once, without JavaScript).
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: [/\.html\.spec\.ts$/] },
     { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: [/\.js\.spec\.ts$/, /\.http\.spec\.ts$/] },
   ],
 });

@@ -1,6 +1,7 @@
 // The file the browser picks for each layout: AVIF, which Chromium reads,
 // at the width `sizes` promises, or a phone downloads twice the pixels it
-// shows. (The demo photos are 1600 px wide, so every variant exists.)
+// shows. (The demo photos are 1600 px wide, so every variant exists.) The
+// choice is the browser's own, from the HTML: run once, without JavaScript.
 import { type Locator } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
