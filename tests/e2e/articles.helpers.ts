@@ -4,6 +4,7 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { PASTOR, expect, signIn } from "./fixtures";
+import { attrAfter, readPastorList } from "./pastor-lists.helpers";
 
 export { PASTOR, signIn };
 
@@ -72,17 +73,14 @@ export async function addArticle(
  * action, so that a failed test leaves nothing behind for other specs.
  */
 export async function removeTestArticles(page: Page, baseURL: string) {
-  await page.goto("/strefapastora/artykuly");
-  if (!page.url().endsWith("/strefapastora/artykuly")) return; // not signed in
-  const ours = page
-    .locator(".cards > li")
-    .filter({ has: page.getByRole("heading", { name: new RegExp(`^${PREFIX}`) }) });
-  const actions = await ours.locator("form").evaluateAll((forms) => forms.map((f) => f.getAttribute("action")!));
-  if (!actions.length) return;
-  const csrf = await page.locator('input[name="csrf"]').first().inputValue();
-  for (const action of actions) {
-    const res = await page.request.post(action, {
-      form: { csrf, intent: "delete", confirmed: "1" },
+  const list = await readPastorList(page, "/strefapastora/artykuly", PREFIX);
+  if (!list) return; // not signed in
+  for (const row of list.rows) {
+    // The card's delete form posts to the article's own path.
+    const action = attrAfter(row, row.indexOf("<form"), "action");
+    expect(action, "a test article's delete form").toMatch(/^\/strefapastora\/artykuly\/\d+$/);
+    const res = await page.request.post(action!, {
+      form: { csrf: list.csrf, intent: "delete", confirmed: "1" },
       headers: { Origin: baseURL },
       maxRedirects: 0,
     });

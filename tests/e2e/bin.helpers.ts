@@ -2,6 +2,7 @@
 // the pastor does, the bin's rows, and emptying the bin of what tests made.
 import type { Page } from "@playwright/test";
 import { expect, hydrated, test } from "./fixtures";
+import { attrAfter, readPastorList } from "./pastor-lists.helpers";
 
 export const withJs = () => test.info().project.name === "js";
 
@@ -28,24 +29,17 @@ export async function confirmDelete(page: Page, button: ReturnType<Page["getByRo
 
 /** Deletes for good every bin item whose title starts with `prefix`, straight through the bin's action. */
 export async function purgeTestItems(page: Page, prefix = "E2E ") {
-  await page.goto("/strefapastora/kosz");
-  if (!page.url().endsWith("/strefapastora/kosz")) return; // not signed in
-  const items = await page.locator(".bin-list > li").evaluateAll(
-    (rows, p) =>
-      rows
-        .filter((li) => li.querySelector("h2")?.textContent?.startsWith(p))
-        .map((li) => ({
-          kind: (li.querySelector('input[name="kind"]') as HTMLInputElement).value,
-          id: (li.querySelector('input[name="id"]') as HTMLInputElement).value,
-        })),
-    prefix,
-  );
-  if (!items.length) return;
-  const csrf = await page.locator('input[name="csrf"]').first().inputValue();
-  for (const item of items) {
+  const list = await readPastorList(page, "/strefapastora/kosz", prefix);
+  if (!list) return; // not signed in
+  for (const row of list.rows) {
+    const item = {
+      kind: attrAfter(row, row.indexOf(' name="kind"'), "value")!,
+      id: attrAfter(row, row.indexOf(' name="id"'), "value")!,
+    };
+    expect(item.id, `a bin row's id (${item.kind})`).toBeTruthy();
     const res = await page.request.post("/strefapastora/kosz", {
-      form: { csrf, intent: "purge", confirmed: "1", ...item },
-      headers: { Origin: new URL(page.url()).origin },
+      form: { csrf: list.csrf, intent: "purge", confirmed: "1", ...item },
+      headers: { Origin: list.origin },
       maxRedirects: 0,
     });
     expect(res.status(), `emptying the bin of ${item.kind} ${item.id}`).toBe(302);

@@ -6,6 +6,7 @@
 import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import { PASTOR, expect, signIn } from "./fixtures";
+import { attrAfter, readPastorList } from "./pastor-lists.helpers";
 
 export { PASTOR, signIn };
 
@@ -113,22 +114,17 @@ export async function createAlbum(page: Page, title: string, files: UploadFile[]
  * so that a failed test leaves nothing behind for other specs.
  */
 export async function removeTestAlbums(page: Page) {
-  await page.goto("/strefapastora/galeria");
-  if (!page.url().endsWith("/strefapastora/galeria")) return; // not signed in
-  const ours = page
-    .locator(".album-list > li")
-    .filter({ has: page.getByRole("heading", { name: new RegExp(`^${PREFIX}`) }) });
-  const paths = await ours
-    .getByRole("link", { name: /^szczegóły/ })
-    .evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
-  if (!paths.length) return;
-  const csrf = await page.locator('input[name="csrf"]').first().inputValue();
-  for (const path of paths) {
-    const res = await page.request.post(path, {
-      form: { csrf, intent: "delete", confirmed: "1" },
-      headers: { Origin: new URL(page.url()).origin },
+  const list = await readPastorList(page, "/strefapastora/galeria", PREFIX);
+  if (!list) return; // not signed in
+  for (const row of list.rows) {
+    // The row's first link, 'szczegóły', is the album's pastor page, where it is deleted.
+    const path = attrAfter(row, row.indexOf("<a "), "href");
+    expect(path, "a test album's page").toMatch(/^\/strefapastora\/galeria\/./);
+    const res = await page.request.post(path!, {
+      form: { csrf: list.csrf, intent: "delete", confirmed: "1" },
+      headers: { Origin: list.origin },
       maxRedirects: 0,
     });
-    expect(res.status(), path).toBe(302);
+    expect(res.status(), path!).toBe(302);
   }
 }
