@@ -8,6 +8,7 @@ import { church } from "~/content/church";
 import { DatabaseUnavailableError } from "~/services/db.server";
 import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified } from "~/http/cache.server";
 import { yearIn } from "~/lib/text";
+import { browserScripts } from "~/http/browser-scripts.server";
 import { siteCss } from "~/http/inline-css.server";
 import { DocumentContext } from "~/lib/document-context";
 import { PUBLIC_SCRIPT } from "~/lib/public-script";
@@ -90,7 +91,9 @@ export default async function handleRequest(
   let html: Buffer;
   try {
     const stream = await renderToReadableStream(
-      <DocumentContext.Provider value={{ nonce, inlineCss: siteCss(), publicScript: PUBLIC_SCRIPT }}>
+      <DocumentContext.Provider
+        value={{ nonce, inlineCss: siteCss(), publicScript: PUBLIC_SCRIPT, browserScripts: browserScripts() }}
+      >
         <RemixServer context={remixContext} url={request.url} nonce={nonce} />
       </DocumentContext.Provider>,
       { nonce, signal: rendering.signal },

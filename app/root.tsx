@@ -15,7 +15,8 @@ import { type ReactNode, useEffect } from "react";
 import { SiteFooter, SiteHeader } from "~/components/layout";
 import { siteOrigin } from "~/services/config.server";
 import { siteNamesForLayout } from "~/features/church/facts.server";
-import { useInlineCss, useNonce, usePublicScript } from "~/lib/document-context";
+import { useBrowserScripts, useInlineCss, useNonce, usePublicScript } from "~/lib/document-context";
+import type { BrowserScript } from "~/lib/browser-scripts";
 import { HEAD_SCRIPT } from "~/lib/public-script";
 import { restoreTypedAfterHydration } from "~/lib/typed-before-hydration";
 import { type RootData, seo } from "~/features/seo/seo";
@@ -46,18 +47,33 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction }) => fo
 // Routes without their own meta share this one; it follows the address.
 export const meta: MetaFunction = (args) => seo(args);
 
-/** Routes that need React in the browser export `handle = { hydrate: true }`. */
+/**
+ * Routes that need React in the browser export `handle = { hydrate: true }`;
+ * the deepest route that says either way decides, so a page inside the
+ * hydrated pastor area may say `false` and name a plain script of its own
+ * (`script`, app/lib/browser-scripts.ts) instead.
+ */
 export interface RouteHandle {
   hydrate?: boolean;
+  script?: BrowserScript;
 }
 
-function useHydrate() {
-  return useMatches().some((m) => (m.handle as RouteHandle | undefined)?.hydrate);
+function usePageCode(): { hydrate: boolean; script: BrowserScript | null } {
+  let hydrate = false;
+  let script: BrowserScript | null = null;
+  for (const match of useMatches()) {
+    const handle = match.handle as RouteHandle | undefined;
+    if (handle?.hydrate !== undefined) hydrate = handle.hydrate;
+    if (handle?.script) script = handle.script;
+  }
+  return { hydrate, script: hydrate ? null : script };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const hydrate = useHydrate();
+  const { hydrate, script } = usePageCode();
+  const scripts = useBrowserScripts();
+  const scriptSrc = script ? scripts[script] : undefined;
   const inlineCss = useInlineCss();
   const publicScript = usePublicScript();
   const { pathname } = useLocation();
@@ -68,7 +84,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         {/* Public pages carry their small stylesheet inline: no render-blocking request. */}
-        {!hydrate && inlineCss ? <style dangerouslySetInnerHTML={{ __html: inlineCss }} /> : <Links />}
+        {!hydrate && !script && inlineCss ? <style dangerouslySetInnerHTML={{ __html: inlineCss }} /> : <Links />}
         <Icons />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
       </head>
@@ -85,7 +101,10 @@ export function Layout({ children }: { children: ReactNode }) {
             <Scripts nonce={nonce} />
           </>
         ) : (
-          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: publicScript }} />
+          <>
+            <script nonce={nonce} dangerouslySetInnerHTML={{ __html: publicScript }} />
+            {script && scriptSrc ? <script type="module" src={scriptSrc} nonce={nonce} /> : null}
+          </>
         )}
       </body>
     </html>

@@ -1,5 +1,6 @@
 import { useNavigate } from "@remix-run/react";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
+import { UPLOAD_FAILED_MESSAGE, postWithProgress } from "~/lib/post-with-progress";
 
 /**
  * Upload forms (a photo plus text) sent with a progress bar.
@@ -32,15 +33,7 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
  *     <button type="submit" disabled={upload.busy}>dodaj</button>
  */
 
-export const UPLOAD_FAILED_MESSAGE = "Nie udało się wysłać formularza. Sprawdź połączenie i spróbuj ponownie.";
-
 type Phase = "idle" | "preparing" | "uploading" | "processing" | "done";
-
-/**
- * Waits before the second and third try of a photo the network lost
- * (the album editor): a weak signal often comes back within seconds.
- */
-export const retryWaits = () => [1000, 4000];
 
 export interface UploadForm<Refusal> {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
@@ -53,54 +46,6 @@ export interface UploadForm<Refusal> {
   data: Refusal | undefined;
   /** A Polish message when the request itself failed. */
   failure: string | null;
-}
-
-/** What came back from a post: its status and parsed JSON (null when the body was not JSON), or null when nothing came. */
-export type PostAnswer = { status: number; json: unknown } | null;
-
-/**
- * POSTs a body with XMLHttpRequest, reporting the share sent (null when the
- * browser cannot tell) and the moment the body is all sent; the one
- * transport of the site's upload scripts.
- */
-export function postWithProgress(
-  url: string,
-  body: FormData,
-  {
-    headers = {},
-    onProgress,
-    onSent,
-    onStart,
-  }: {
-    headers?: Record<string, string>;
-    onProgress?: (share: number | null) => void;
-    onSent?: () => void;
-    /** Receives the request, e.g. to abort it. */
-    onStart?: (xhr: XMLHttpRequest) => void;
-  } = {},
-): Promise<PostAnswer> {
-  return new Promise((resolve) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", url);
-    xhr.setRequestHeader("Accept", "application/json");
-    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
-    xhr.upload.onprogress = (e) => onProgress?.(e.lengthComputable ? e.loaded / e.total : null);
-    xhr.upload.onload = () => onSent?.();
-    xhr.onload = () => {
-      let json: unknown = null;
-      if (/\bapplication\/json\b/.test(xhr.getResponseHeader("Content-Type") ?? "")) {
-        try {
-          json = JSON.parse(xhr.responseText);
-        } catch {
-          // Treated as no answer.
-        }
-      }
-      resolve({ status: xhr.status, json });
-    };
-    xhr.onerror = xhr.ontimeout = xhr.onabort = () => resolve(null);
-    onStart?.(xhr);
-    xhr.send(body);
-  });
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;

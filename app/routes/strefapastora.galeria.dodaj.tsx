@@ -8,10 +8,13 @@ import { MAX_FILES_PER_POST, editorPage, editorPost } from "~/features/galleries
 import { withForm } from "~/http/album-request.server";
 import { readFlash } from "~/http/flash.server";
 import { redirectReply } from "~/http/form-reply.server";
-import { keepPageWhenNotSaved } from "~/components/forms";
+import type { RouteHandle } from "~/root";
+import { documentOnly } from "~/components/document-only";
 
-// A post that met the outage leaves the page as it is, its message shown (see keepPageWhenNotSaved).
-export const shouldRevalidate = keepPageWhenNotSaved;
+// Not hydrated: the album script alone runs here (gallery-editor.tsx), and a
+// link from a hydrated page loads the document.
+export const handle: RouteHandle = { hydrate: false, script: "album-editor" };
+export const clientLoader = documentOnly;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

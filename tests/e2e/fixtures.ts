@@ -134,15 +134,21 @@ export const PASTOR = { email: "pastor@example.org", password: "haslo-testowe-12
 export const flash = (page: Page) => page.locator("p.flash[role=status]");
 
 /**
- * With JavaScript on, waits until React has taken over the element (a form,
- * a button): a pastor form posts as a document, so the page after it loads
- * anew, and a click before hydration would skip the script (no confirm
- * dialog; the no-JS path instead).
+ * With JavaScript on, waits until the page's script has taken over the
+ * element (a form, a button): React on hydrated pages, the album editor's own
+ * script inside a form marked `data-enhanced`. A pastor form posts as a
+ * document, so the page after it loads anew, and a click before the script
+ * runs would skip it (no confirm dialog; the no-JS path instead).
  */
 export async function hydrated(element: Locator) {
   if (test.info().project.name !== "js") return;
   await expect
-    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps$"))))
+    .poll(() =>
+      element.evaluate(
+        (el) =>
+          Object.keys(el).some((key) => key.startsWith("__reactProps$")) || el.closest("[data-enhanced]") !== null,
+      ),
+    )
     .toBe(true);
 }
 

@@ -191,3 +191,64 @@ test("dragging with the mouse reorders an album being edited", async ({ page }) 
   const hrefs = await page.locator(".photo-grid a").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
   expect(hrefs.map((h) => photoName(h!))).toEqual(["B.jpg", "A.jpg"]);
 });
+
+test("the editor loads its own small script instead of React, and the script does the work", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
+  });
+  await page.goto("/strefapastora/galeria/dodaj");
+  // One script file, the editor's own bundle: no React, React DOM or Remix runtime, nothing preloaded.
+  expect(scripts).toEqual([expect.stringMatching(/^\/build\/album-editor-\w+\.js$/)]);
+  await expect(page.locator('script[src*="/build/entry.client"], link[rel="modulepreload"]')).toHaveCount(0);
+  expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
+  // The pastor's stylesheet still comes as a link.
+  await expect(page.locator('link[rel="stylesheet"][href*="/build/_assets/pastor-"]')).toHaveCount(1);
+
+  await fillAlbum(page, { title: uniqueTitle("Skrypt") });
+  await page.getByLabel("Wybierz zdjęcia").setInputFiles([await photo("A.jpg", 0), await photo("B.jpg", 120)]);
+  await page.getByRole("button", { name: "dodaj zdjęcie" }).click();
+  await expect(page.locator(".upload-report")).toContainText("2 z 2 zdjęć dodano");
+  await expect.poll(() => editorOrder(page)).toEqual(["A.jpg", "B.jpg"]);
+  await expect(page.getByRole("button", { name: "Przenieś zdjęcie B.jpg" })).toBeVisible();
+  // A row's button is sent by the script: the page is not loaded again, the row moves.
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+  await photoButton(page, "w górę", "B.jpg").click();
+  await expect.poll(() => editorOrder(page)).toEqual(["B.jpg", "A.jpg"]);
+  await expect(page.locator(".editor-image").first()).toContainText("(okładka)");
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+  expect(scripts.filter((s) => s.startsWith("/build/"))).toHaveLength(1);
+});
+
+test.describe("on a phone", () => {
+  test.use({ hasTouch: true, isMobile: true, viewport: { width: 412, height: 2400 } });
+
+  test("a photo dragged by a finger on its handle takes its new place, and the order is saved", async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.goto("/strefapastora/galeria/dodaj");
+    await fillAlbum(page, { title: uniqueTitle("Palec") });
+    await page.getByLabel("Wybierz zdjęcia").setInputFiles([await photo("A.jpg", 0), await photo("B.jpg", 120)]);
+    await page.getByRole("button", { name: "dodaj zdjęcie" }).click();
+    await expect.poll(() => editorOrder(page)).toEqual(["A.jpg", "B.jpg"]);
+    await expect(page.getByRole("button", { name: "zapisz", exact: true })).toBeEnabled();
+
+    // A finger on B's handle, moved in small steps onto the first row, and lifted.
+    const handle = (await page.getByRole("button", { name: "Przenieś zdjęcie B.jpg" }).boundingBox())!;
+    const first = (await editorRows(page).first().boundingBox())!;
+    const x = handle.x + handle.width / 2;
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: "touchStart" | "touchMove" | "touchEnd", y: number) =>
+      cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }] });
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith("/strefapastora/galeria/dodaj/zdjecia") && r.request().method() === "POST",
+    );
+    await touch("touchStart", handle.y + handle.height / 2);
+    for (let y = handle.y + handle.height / 2; y > first.y + 5; y -= 10) await touch("touchMove", y);
+    await touch("touchMove", first.y + 5);
+    await touch("touchEnd", first.y + 5);
+    await expect.poll(() => editorOrder(page)).toEqual(["B.jpg", "A.jpg"]);
+    expect((await saved).status()).toBe(200);
+    await page.reload();
+    await expect.poll(() => editorOrder(page)).toEqual(["B.jpg", "A.jpg"]);
+  });
+});

@@ -1,14 +1,11 @@
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useRef } from "react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import type { EditorFormReply, EditorPageData } from "~/features/galleries/editor.server";
 import { FlashMessage } from "~/components/forms";
 import { BackLink } from "~/components/layout";
-import { CsrfInput, PastorBar, useCsrfToken } from "~/components/pastor";
+import { CsrfInput, PastorBar } from "~/components/pastor";
 import { AlbumFields } from "~/features/galleries/editor/album-fields";
 import { ImageList } from "~/features/galleries/editor/image-list";
 import { PhotoUpload } from "~/features/galleries/editor/photo-upload";
-import { useAlbumPhotos } from "~/features/galleries/editor/use-album-photos";
-import { useHydrated } from "~/features/galleries/editor/use-hydrated";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
 import { PublicationBadge, PublishAtField, SaveDraftButton } from "~/features/publishing/publish-controls";
 
@@ -16,25 +13,17 @@ import { PublicationBadge, PublishAtField, SaveDraftButton } from "~/features/pu
  * The album form of /strefapastora/galeria/dodaj and /edytuj/{slug}. It is
  * one plain form: without JavaScript every button posts everything (typed
  * values, chosen files) and the page comes back from the server's draft.
- * With JavaScript, 'dodaj zdjęcie' sends the files one per request with a
- * progress bar each, and photos can also be dragged (mouse, touch, keyboard)
- * (useAlbumPhotos).
+ * The page is rendered on the server only, never hydrated: a small script of
+ * its own (album-script.ts) sends photos one per request with a progress bar
+ * each, lets photos be dragged (mouse, touch, keyboard) and sends the form's
+ * buttons without leaving the page. The `data-` attributes are what it needs
+ * of the page's data.
  */
 export function GalleryEditor() {
   const data = useLoaderData<EditorPageData>();
   const actionData = useActionData<EditorFormReply>();
-  const hydrated = useHydrated();
-  const csrf = useCsrfToken();
-  const formRef = useRef<HTMLFormElement>(null);
-  const fileRef = useRef<HTMLInputElement>(null);
-  const photos = useAlbumPhotos(data, { csrf, formRef, fileRef });
-
   const values = actionData?.values ?? data.values;
-  // `{ error }` alone is the answer while the database is away (app/http/pastor-door.server.ts):
-  // shown over the form, which still holds everything typed.
-  const outage = (actionData as { error?: unknown } | undefined)?.error;
-  const feedback = actionData?.feedback ?? (typeof outage === "string" ? { error: outage } : data.feedback);
-  const { busy } = photos;
+  const feedback = actionData?.feedback ?? data.feedback;
 
   const formAction = data.draftId ? `${data.pageUrl}?szkic=${encodeURIComponent(data.draftId)}` : data.pageUrl;
   const heading = data.mode === "add" ? "Dodawanie galerii zdjęć" : "Edytowanie galerii zdjęć";
@@ -45,7 +34,15 @@ export function GalleryEditor() {
       <BackLink to={data.backTo} />
       <h1>{heading}</h1>
       <FlashMessage message={data.flash} />
-      <Form method="post" action={formAction} encType="multipart/form-data" className="form gallery-form" ref={formRef}>
+      <form
+        method="post"
+        action={formAction}
+        encType="multipart/form-data"
+        className="form gallery-form"
+        data-page-url={data.pageUrl}
+        data-draft-id={data.draftId ?? undefined}
+        data-album-title={data.mode === "edit" ? (data.albumTitle ?? undefined) : undefined}
+      >
         <CsrfInput />
         {data.keptKey ? <input type="hidden" name={KEPT_PARAM} value={data.keptKey} /> : null}
         {data.mode === "edit" ? (
@@ -55,15 +52,9 @@ export function GalleryEditor() {
           </>
         ) : null}
         <AlbumFields values={values} feedback={feedback} />
-        <PhotoUpload
-          fileRef={fileRef}
-          hydrated={hydrated}
-          maxFiles={data.maxFiles}
-          photos={photos}
-          feedback={feedback}
-        />
+        <PhotoUpload maxFiles={data.maxFiles} feedback={feedback} />
 
-        <ImageList items={photos.items} sortable={hydrated} busy={busy} onDragEnd={photos.onDragEnd} />
+        <ImageList items={data.images} />
 
         <PublishAtField id="publish-at" defaultValue={values.publishAt} error={feedback?.fieldErrors?.publishAt} />
         {data.publication ? (
@@ -72,12 +63,12 @@ export function GalleryEditor() {
           </p>
         ) : null}
         <div className="form-buttons">
-          <button type="submit" name="intent" value="save" disabled={busy}>
+          <button type="submit" name="intent" value="save">
             {feedback?.conflict ? "zapisz moją wersję" : "zapisz"}
           </button>
-          <SaveDraftButton disabled={busy} />
+          <SaveDraftButton />
         </div>
-      </Form>
+      </form>
     </section>
   );
 }

@@ -1,76 +1,19 @@
-import {
-  type Announcements,
-  DndContext,
-  type DragEndEvent,
-  KeyboardSensor,
-  type KeyboardCoordinateGetter,
-  PointerSensor,
-  type UniqueIdentifier,
-  closestCenter,
-  useSensor,
-  useSensors,
-} from "@dnd-kit/core";
-import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { useMemo } from "react";
-import type { ClientImage } from "~/features/galleries/editor.server";
-import { SortableRow } from "~/features/galleries/editor/image-row";
+// The album's photos in order, each with its description field and its
+// buttons (plain form posts). The album script (album-script.ts) adds a drag
+// handle to each row and builds rows for photos it sends in the same shape
+// (album-dom.ts: keep the two in step).
+import { ALT_MAX } from "~/features/galleries/constants";
 
-// The original site's rule: one arrow key press moves a photo 25 px.
-export const KEYBOARD_STEP = 25;
+/** What the editor's list shows of a photo. */
+export interface ListImage {
+  key: string;
+  name: string;
+  thumb: string;
+  alt: string;
+}
 
-const keyboardStep: KeyboardCoordinateGetter = (event, { currentCoordinates: c }) => {
-  switch (event.code) {
-    case "ArrowDown":
-      return { ...c, y: c.y + KEYBOARD_STEP };
-    case "ArrowUp":
-      return { ...c, y: c.y - KEYBOARD_STEP };
-    case "ArrowRight":
-      return { ...c, x: c.x + KEYBOARD_STEP };
-    case "ArrowLeft":
-      return { ...c, x: c.x - KEYBOARD_STEP };
-    default:
-      return undefined;
-  }
-};
-
-export function ImageList({
-  items,
-  sortable,
-  busy,
-  onDragEnd,
-}: {
-  items: ClientImage[];
-  sortable: boolean;
-  busy: boolean;
-  onDragEnd: (event: DragEndEvent) => void;
-}) {
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: keyboardStep }),
-  );
-  const keys = useMemo(() => items.map((i) => i.key), [items]);
-  const nameOf = (id: UniqueIdentifier) => items.find((i) => i.key === id)?.name ?? "";
-  const placeOf = (id: UniqueIdentifier) => keys.indexOf(String(id)) + 1;
-  const announcements: Announcements = {
-    onDragStart: ({ active }) => `Podniesiono zdjęcie ${nameOf(active.id)}.`,
-    onDragOver: ({ active, over }) =>
-      over
-        ? `Zdjęcie ${nameOf(active.id)} nad miejscem ${placeOf(over.id)}.`
-        : `Zdjęcie ${nameOf(active.id)} poza listą.`,
-    onDragEnd: ({ active, over }) =>
-      over
-        ? `Upuszczono zdjęcie ${nameOf(active.id)} na miejscu ${placeOf(over.id)}.`
-        : `Upuszczono zdjęcie ${nameOf(active.id)}.`,
-    onDragCancel: ({ active }) => `Anulowano przenoszenie zdjęcia ${nameOf(active.id)}.`,
-  };
-
+export function ImageList({ items }: { items: ListImage[] }) {
   const heading = <h2 id="gallery-images-heading">Kolejność zdjęć ({items.length})</h2>;
-  const altHelp = (
-    <p className="field-note" id="alt-help">
-      Opis zdjęcia odczyta osobom niewidomym czytnik ekranu. Gdy pole zostanie puste, zdjęcie opisze jego numer i tytuł
-      galerii.
-    </p>
-  );
   if (items.length === 0) {
     return (
       <div className="editor-images-block">
@@ -79,42 +22,77 @@ export function ImageList({
       </div>
     );
   }
-  const rows = items.map((image, index) => (
-    <SortableRow key={image.key} image={image} index={index} count={items.length} sortable={sortable} busy={busy} />
-  ));
-  const list = (
-    <ol className="editor-images" aria-labelledby="gallery-images-heading">
-      {rows}
-    </ol>
-  );
   return (
     <div className="editor-images-block">
       {heading}
-      {altHelp}
-      {sortable ? (
-        <p className="field-note" id="drag-help">
-          Przeciągnij zdjęcie za uchwyt ⠿ albo użyj przycisków. Z klawiatury: spacja na uchwycie, strzałki, spacja.
-        </p>
-      ) : null}
-      {/* The same tree with and without the script, so hydrating never remounts a
-          row and loses what was typed in it; only the drag handles appear. The
-          context renders its screen-reader messages beside the list, not inside it. */}
-      <DndContext
-        sensors={sensors}
-        collisionDetection={closestCenter}
-        onDragEnd={onDragEnd}
-        accessibility={{
-          announcements,
-          screenReaderInstructions: {
-            draggable:
-              "Aby przenieść zdjęcie, naciśnij spację lub Enter. Strzałkami przesuń je w nowe miejsce, spacją lub Enterem upuść, klawiszem Escape anuluj.",
-          },
-        }}
-      >
-        <SortableContext items={keys} strategy={verticalListSortingStrategy}>
-          {list}
-        </SortableContext>
-      </DndContext>
+      <p className="field-note" id="alt-help">
+        Opis zdjęcia odczyta osobom niewidomym czytnik ekranu. Gdy pole zostanie puste, zdjęcie opisze jego numer i
+        tytuł galerii.
+      </p>
+      <ol className="editor-images" aria-labelledby="gallery-images-heading">
+        {items.map((image, index) => (
+          <Row key={image.key} image={image} index={index} count={items.length} />
+        ))}
+      </ol>
     </div>
+  );
+}
+
+function Row({ image, index, count }: { image: ListImage; index: number; count: number }) {
+  const which = <span className="visually-hidden">: {image.name}</span>;
+  return (
+    <li className="editor-image" data-key={image.key}>
+      <img src={image.thumb} alt="" width={50} height={50} loading="lazy" decoding="async" />
+      <span className="editor-image-name">
+        {image.name}
+        {index === 0 ? <span className="cover-badge"> (okładka)</span> : null}
+      </span>
+      <span className="editor-image-alt">
+        <label htmlFor={`alt-${index}`}>opis zdjęcia dla niewidomych{which}</label>
+        <input
+          id={`alt-${index}`}
+          name={`alt:${image.key}`}
+          defaultValue={image.alt}
+          maxLength={ALT_MAX}
+          autoComplete="off"
+          aria-describedby="alt-help"
+        />
+      </span>
+      <span className="editor-image-actions">
+        <button
+          type="submit"
+          name="intent"
+          value={`up:${image.key}`}
+          formNoValidate
+          className="secondary"
+          disabled={index === 0}
+        >
+          w górę{which}
+        </button>
+        <button
+          type="submit"
+          name="intent"
+          value={`down:${image.key}`}
+          formNoValidate
+          className="secondary"
+          disabled={index === count - 1}
+        >
+          w dół{which}
+        </button>
+        <button
+          type="submit"
+          name="intent"
+          value={`cover:${image.key}`}
+          formNoValidate
+          className="secondary"
+          disabled={index === 0}
+        >
+          na okładkę{which}
+        </button>
+        <button type="submit" name="intent" value={`remove:${image.key}`} formNoValidate className="secondary">
+          usuń{which}
+        </button>
+      </span>
+    </li>
   );
 }

@@ -2,11 +2,22 @@
 // progress bar, and sent again after growing waits when the network loses it.
 // A batch's files are shrunk one ahead of the uploads (shrinkInTurn).
 import type { ClientImage, PhotosResponse } from "~/features/galleries/editor.server";
-import type { UploadItem } from "~/features/galleries/editor/upload-list";
-import { postWithProgress, retryWaits } from "~/components/upload-progress";
+import { postWithProgress, retryWaits } from "~/lib/post-with-progress";
 import { CSRF_HEADER } from "~/lib/csrf";
 import { GALLERY_PHOTOS_PATH } from "~/lib/paths";
 import { shrinkPhoto } from "~/lib/shrink-photo";
+
+/** One file of a batch as its progress bar shows it. */
+export interface UploadItem {
+  id: string;
+  name: string;
+  loaded: number;
+  total: number;
+  phase: "queued" | "preparing" | "uploading" | "waiting" | "processing" | "done" | "failed";
+  message?: string;
+  /** Failed on the network (not refused by the server): 'ponów' may send it again. */
+  lost?: boolean;
+}
 
 /** What came of one file: the photo added, or why not (and whether 'ponów' may send it again). */
 export interface SendOutcome {
