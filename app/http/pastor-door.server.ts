@@ -237,10 +237,14 @@ export function notSavedPage(action: string, recorded: Recorded): string {
   );
 }
 
-export const AREA_DOWN_PAGE = page(
-  PASTOR_OUTAGE.areaDown,
-  `<h1>${PASTOR_OUTAGE.areaDown}</h1><p>${PASTOR_OUTAGE.areaDownText}</p><p><a href="${PANEL_PATH}">Odśwież</a> · <a href="/">Strona główna</a></p>`,
-);
+/** The answer to a page of the area asked for during the outage; 'Odśwież' asks for the same page again. */
+export function areaDownPage(url: string) {
+  const again = isPastorPath(url.split("?")[0]) ? url : PANEL_PATH;
+  return page(
+    PASTOR_OUTAGE.areaDown,
+    `<h1>${PASTOR_OUTAGE.areaDown}</h1><p>${PASTOR_OUTAGE.areaDownText}</p><p><a href="${escape(again)}">Odśwież</a> · <a href="/">Strona główna</a></p>`,
+  );
+}
 
 /** Marks the redirect that Remix's single-fetch client decodes as its own. */
 const REDIRECT = Symbol("SingleFetchRedirect");
@@ -345,7 +349,7 @@ export function pastorDoor(req: IncomingMessage, res: ServerResponse, next: Next
       return;
     }
     res.setHeader("Content-Type", "text/html; charset=utf-8");
-    const html = body ? notSavedPage(req.url ?? path, body.recorded) : AREA_DOWN_PAGE;
+    const html = body ? notSavedPage(req.url ?? path, body.recorded) : areaDownPage(req.url ?? path);
     // Past anything that wrapped the response after us (compression).
     send(html);
   }

@@ -208,6 +208,12 @@ describe.skipIf(!postgres)("the pastor area while the database is away", () => {
       const panelHtml = await panel.text();
       expect(panelHtml).toContain("<h1>Strefa pastora chwilowo niedostępna</h1>");
       expect(panelHtml).not.toContain("Serwis chwilowo niedostępny");
+      // 'Odśwież' asks for the page he was opening, not the panel.
+      const addPage = await fetch(`${base}/strefapastora/artykuly/dodaj?zachowane=x&y=1`, {
+        headers: { Cookie: cookie },
+      });
+      expect(addPage.status).toBe(503);
+      expect(await addPage.text()).toContain('<a href="/strefapastora/artykuly/dodaj?zachowane=x&amp;y=1">Odśwież</a>');
     } finally {
       proxy!.restore();
     }
