@@ -2,6 +2,7 @@
 // buttons (plain form posts). The album script (album-script.ts) adds a drag
 // handle to each row and builds rows for photos it sends in the same shape
 // (album-dom.ts: keep the two in step).
+import type { ReactNode } from "react";
 import { ALT_MAX } from "~/features/galleries/constants";
 
 /** What the editor's list shows of a photo. */
@@ -59,40 +60,34 @@ function Row({ image, index, count }: { image: ListImage; index: number; count: 
         />
       </span>
       <span className="editor-image-actions">
-        <button
-          type="submit"
-          name="intent"
-          value={`up:${image.key}`}
-          formNoValidate
-          className="secondary"
-          disabled={index === 0}
-        >
+        <RowButton intent={`up:${image.key}`} disabled={index === 0}>
           w górę{which}
-        </button>
-        <button
-          type="submit"
-          name="intent"
-          value={`down:${image.key}`}
-          formNoValidate
-          className="secondary"
-          disabled={index === count - 1}
-        >
+        </RowButton>
+        <RowButton intent={`down:${image.key}`} disabled={index === count - 1}>
           w dół{which}
-        </button>
-        <button
-          type="submit"
-          name="intent"
-          value={`cover:${image.key}`}
-          formNoValidate
-          className="secondary"
-          disabled={index === 0}
-        >
+        </RowButton>
+        <RowButton intent={`cover:${image.key}`} disabled={index === 0}>
           na okładkę{which}
-        </button>
-        <button type="submit" name="intent" value={`remove:${image.key}`} formNoValidate className="secondary">
-          usuń{which}
-        </button>
+        </RowButton>
+        <RowButton intent={`remove:${image.key}`}>usuń{which}</RowButton>
       </span>
     </li>
+  );
+}
+
+/** A row's button: it posts the whole form with its intent, as every button of the editor does. */
+function RowButton({
+  intent,
+  disabled = false,
+  children,
+}: {
+  intent: string;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button type="submit" name="intent" value={intent} formNoValidate className="secondary" disabled={disabled}>
+      {children}
+    </button>
   );
 }
