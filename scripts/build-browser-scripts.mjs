@@ -26,6 +26,8 @@ const result = await build({
   minify: true,
   alias: { "~": path.join(root, "app") },
   metafile: true,
+  // The metafile names entry points relative to this folder, as `entries` does.
+  absWorkingDir: root,
   logLevel: "warning",
 });
 
