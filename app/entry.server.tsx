@@ -9,7 +9,7 @@ import { DatabaseUnavailableError } from "~/services/db.server";
 import { PRIVATE_CACHE, cacheControlFor, documentEtag, isNotModified } from "~/http/cache.server";
 import { yearIn } from "~/lib/text";
 import { browserScripts } from "~/http/browser-scripts.server";
-import { siteCss } from "~/http/inline-css.server";
+import { stylesheetText } from "~/http/inline-css.server";
 import { DocumentContext } from "~/lib/document-context";
 import { PUBLIC_SCRIPT } from "~/lib/public-script";
 import { applySecurityHeaders, createNonce } from "~/http/security-headers.server";
@@ -92,7 +92,7 @@ export default async function handleRequest(
   try {
     const stream = await renderToReadableStream(
       <DocumentContext.Provider
-        value={{ nonce, inlineCss: siteCss(), publicScript: PUBLIC_SCRIPT, browserScripts: browserScripts() }}
+        value={{ nonce, inlineCss: stylesheetText, publicScript: PUBLIC_SCRIPT, browserScripts: browserScripts() }}
       >
         <RemixServer context={remixContext} url={request.url} nonce={nonce} />
       </DocumentContext.Provider>,

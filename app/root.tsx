@@ -1,6 +1,5 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
-  Links,
   Meta,
   Outlet,
   Scripts,
@@ -21,10 +20,8 @@ import { HEAD_SCRIPT } from "~/lib/public-script";
 import { restoreTypedAfterHydration } from "~/lib/typed-before-hydration";
 import { type RootData, seo } from "~/features/seo/seo";
 import { HOME_PATH, PASTOR_FACTS_PATH } from "~/lib/paths";
-import styles from "~/styles/app.css";
+import siteStyles from "~/styles/app.css";
 import { LOGO_ICON_HREF } from "~/components/logo";
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 function Icons() {
   return (
@@ -56,25 +53,47 @@ export const meta: MetaFunction = (args) => seo(args);
 export interface RouteHandle {
   hydrate?: boolean;
   script?: BrowserScript;
+  /** The route's own stylesheets, after the site's (see Stylesheets). */
+  styles?: string[];
 }
 
-function usePageCode(): { hydrate: boolean; script: BrowserScript | null } {
+function usePageCode(): { hydrate: boolean; script: BrowserScript | null; styles: string[] } {
   let hydrate = false;
   let script: BrowserScript | null = null;
+  const styles = [siteStyles];
   for (const match of useMatches()) {
     const handle = match.handle as RouteHandle | undefined;
     if (handle?.hydrate !== undefined) hydrate = handle.hydrate;
     if (handle?.script) script = handle.script;
+    if (handle?.styles) styles.push(...handle.styles);
   }
-  return { hydrate, script: hydrate ? null : script };
+  return { hydrate, script: hydrate ? null : script, styles };
+}
+
+/**
+ * The page's stylesheets, inline where their text is at hand: no
+ * render-blocking request before the first screen. Linked otherwise (not
+ * built, or a stylesheet the first page of a hydrated visit did not carry).
+ * Routes declare them in `handle.styles`, not `links`, which Remix would
+ * also fetch before every client-side navigation.
+ */
+function Stylesheets({ hrefs }: { hrefs: string[] }) {
+  const inlineCss = useInlineCss();
+  return hrefs.map((href) => {
+    const text = inlineCss(href);
+    return text === null ? (
+      <link key={href} rel="stylesheet" href={href} />
+    ) : (
+      <style key={href} data-href={href} dangerouslySetInnerHTML={{ __html: text }} />
+    );
+  });
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const { hydrate, script } = usePageCode();
+  const { hydrate, script, styles } = usePageCode();
   const scripts = useBrowserScripts();
   const scriptSrc = script ? scripts[script] : undefined;
-  const inlineCss = useInlineCss();
   const publicScript = usePublicScript();
   const { pathname } = useLocation();
   return (
@@ -83,8 +102,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        {/* Public pages carry their small stylesheet inline: no render-blocking request. */}
-        {!hydrate && !script && inlineCss ? <style dangerouslySetInnerHTML={{ __html: inlineCss }} /> : <Links />}
+        <Stylesheets hrefs={styles} />
         <Icons />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
       </head>

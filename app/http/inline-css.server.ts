@@ -1,19 +1,25 @@
 import fs from "node:fs";
 import path from "node:path";
-import styles from "~/styles/app.css";
 
-let cached: string | null | undefined;
+const cache = new Map<string, string | null>();
 
 /**
- * The built site stylesheet (small: about 2 KB compressed), read once, to be
- * inlined on public pages: the first screen then needs no second request.
+ * A built stylesheet's text (each about 3 KB compressed), read once, to be
+ * inlined in the page: the first screen then waits on no second request.
+ * `href` is an address the build gave an imported .css file, never request
+ * data. Null where the file is not built (tests): pages link it instead.
  */
-export function siteCss(): string | null {
-  if (cached !== undefined) return cached;
-  try {
-    cached = fs.readFileSync(path.join(process.cwd(), "public", styles), "utf8");
-  } catch {
-    cached = null; // not built (tests): pages link the file instead
+export function stylesheetText(href: string): string | null {
+  const known = cache.get(href);
+  if (known !== undefined) return known;
+  let text: string | null = null;
+  if (href.startsWith("/build/") && href.endsWith(".css")) {
+    try {
+      text = fs.readFileSync(path.join(process.cwd(), "public", href), "utf8");
+    } catch {
+      text = null;
+    }
   }
-  return cached;
+  cache.set(href, text);
+  return text;
 }

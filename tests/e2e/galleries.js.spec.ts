@@ -202,8 +202,8 @@ test("the editor loads its own small script instead of React, and the script doe
   expect(scripts).toEqual([expect.stringMatching(/^\/build\/album-editor-\w+\.js$/)]);
   await expect(page.locator('script[src*="/build/entry.client"], link[rel="modulepreload"]')).toHaveCount(0);
   expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
-  // The pastor's stylesheet still comes as a link.
-  await expect(page.locator('link[rel="stylesheet"][href*="/build/_assets/pastor-"]')).toHaveCount(1);
+  // The pastor's stylesheet is inline, as on every page.
+  await expect(page.locator('head > style[data-href*="/build/_assets/pastor-"]')).toHaveCount(1);
 
   await fillAlbum(page, { title: uniqueTitle("Skrypt") });
   await page.getByLabel("Wybierz zdjęcia").setInputFiles([await photo("A.jpg", 0), await photo("B.jpg", 120)]);
