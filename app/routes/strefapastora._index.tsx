@@ -3,6 +3,8 @@ import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/features/auth/auth.server";
 import { PastorBar } from "~/components/pastor";
+import { documentOnly } from "~/components/document-only";
+import type { RouteHandle } from "~/root";
 import { twoFactorEnabled } from "~/features/auth/two-factor.server";
 import { purgeOnVisit } from "~/features/bin/bin.server";
 import { hidesSamples, readFactsFresh, samplesToFill } from "~/features/church/facts.server";
@@ -20,6 +22,12 @@ import {
   PASTOR_TESTIMONIES_PATH,
   TWO_FACTOR_PATH,
 } from "~/lib/paths";
+
+// The panel is a page of links: no script, so it opens at once on a phone;
+// the page it leads to brings React along. Opened from a hydrated page, the
+// browser loads it as a document (documentOnly).
+export const handle: RouteHandle = { hydrate: false };
+export const clientLoader = documentOnly;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The panel home alone sends strangers to the login page (the original site's rule).

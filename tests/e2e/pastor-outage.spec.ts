@@ -354,8 +354,8 @@ test("an article's delete, the /onas photos, two-factor and a page opened from a
 
   // A page opened from a link of a page already shown (with JavaScript, the router fetches its data).
   proxy!.restore();
-  await page.goto("/strefapastora");
-  const link = page.getByRole("link", { name: "lista artykułów" });
+  await page.goto("/strefapastora/artykuly");
+  const link = page.getByRole("link", { name: "dodaj nowy artykuł" });
   await hydrated(link);
   proxy!.cut();
   await link.click();
