@@ -10,6 +10,7 @@ import { root } from "./lib.mjs";
 
 const entries = {
   "album-editor": "app/features/galleries/editor/album-script.ts",
+  "article-form": "app/features/articles/article-script.ts",
 };
 
 const outdir = path.join(root, "public", "build");

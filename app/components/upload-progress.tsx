@@ -1,6 +1,7 @@
 import { useNavigate } from "@remix-run/react";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { UPLOAD_FAILED_MESSAGE, postWithProgress } from "~/lib/post-with-progress";
+import { type UploadPhase, uploadLabel } from "~/lib/upload-phase";
 
 /**
  * Upload forms (a photo plus text) sent with a progress bar.
@@ -33,7 +34,7 @@ import { UPLOAD_FAILED_MESSAGE, postWithProgress } from "~/lib/post-with-progres
  *     <button type="submit" disabled={upload.busy}>dodaj</button>
  */
 
-type Phase = "idle" | "preparing" | "uploading" | "processing" | "done";
+type Phase = UploadPhase;
 
 export interface UploadForm<Refusal> {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
@@ -137,14 +138,7 @@ export function UploadProgress({
 }) {
   if (upload.phase === "idle") return null;
   const percent = upload.progress === null ? null : Math.round(upload.progress * 100);
-  const label =
-    upload.phase === "preparing"
-      ? "Przygotowanie zdjęcia…"
-      : upload.phase === "uploading"
-        ? `Wysyłanie${percent === null ? "…" : `: ${percent}%`}`
-        : upload.phase === "processing"
-          ? "Przetwarzanie zdjęcia…"
-          : "Zapisano.";
+  const label = uploadLabel(upload.phase, percent);
   return (
     <div className="upload-progress" role="status">
       <label htmlFor={id}>{label}</label>

@@ -10,6 +10,13 @@ import { ArticleForm, HeaderField, TextField } from "~/features/articles/article
 import { ADD_ARTICLE_PATH, ADD_ARTICLE_UPLOAD_PATH, PASTOR_ARTICLES_PATH } from "~/lib/paths";
 import { withUpload } from "~/http/upload-request.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
+import type { RouteHandle } from "~/root";
+import { documentOnly } from "~/components/document-only";
+
+// Not hydrated: the form's own script (app/features/articles/article-script.ts)
+// adds the photo's shrinking and the progress bar.
+export const handle: RouteHandle = { hydrate: false, script: "article-form" };
+export const clientLoader = documentOnly;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -15,6 +15,13 @@ import { isCalendarDate } from "~/lib/text";
 import { PASTOR_ARTICLES_PATH, editArticlePath, editArticleUploadPath } from "~/lib/paths";
 import { withUpload } from "~/http/upload-request.server";
 import { KEPT_PARAM } from "~/features/kept-forms/messages";
+import type { RouteHandle } from "~/root";
+import { documentOnly } from "~/components/document-only";
+
+// Not hydrated: the form's own script (app/features/articles/article-script.ts)
+// adds the photo's shrinking and the progress bar.
+export const handle: RouteHandle = { hydrate: false, script: "article-form" };
+export const clientLoader = documentOnly;
 
 const PREVIEW_HEIGHT = 150;
 
@@ -109,13 +116,6 @@ export default function EditArticle() {
                   className="reveal-toggle"
                   defaultChecked={values.changeImage}
                   aria-controls="article-new-image"
-                  onChange={(event) => {
-                    // A photo chosen and then un-ticked would be sent for nothing.
-                    if (!event.currentTarget.checked) {
-                      const file = event.currentTarget.form?.elements.namedItem("image");
-                      if (file instanceof HTMLInputElement) file.value = "";
-                    }
-                  }}
                 />
                 <label htmlFor="article-change-image">Zmień zdjęcie</label>
                 <div className="reveal" id="article-new-image">

@@ -3,7 +3,7 @@
 // own articles (headers starting with "E2E "), and remove them afterwards.
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { PASTOR, expect, signIn } from "./fixtures";
+import { PASTOR, expect, hydrated, signIn } from "./fixtures";
 import { attrAfter, readPastorList } from "./pastor-lists.helpers";
 
 export { PASTOR, signIn };
@@ -62,6 +62,8 @@ export async function addArticle(
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Dodano artykuł." })).toBeVisible();
   await expect(page).toHaveURL(/\/strefapastora\/artykuly$/);
+  // The list is loaded as a document after the form: its buttons are React's once it has hydrated.
+  await hydrated(card(page, header).getByRole("button", { name: /^usuń/ }));
   const href = await card(page, header)
     .getByRole("link", { name: /^pokaż/ })
     .getAttribute("href");

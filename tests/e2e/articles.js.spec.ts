@@ -1,7 +1,7 @@
 // What JavaScript adds to the article forms: an upload progress bar, a
 // disabled button while saving (no double submission), refusals shown
 // without leaving the page, and 'Zmień zdjęcie' without a reload.
-import { expect, flash, test } from "./fixtures";
+import { expect, flash, hydrated, test } from "./fixtures";
 import { addArticle, card, photo, removeTestArticles, signIn, textFile, uniqueHeader } from "./articles.helpers";
 
 test.beforeEach(async ({ page }) => {
@@ -119,4 +119,48 @@ test("'Zmień zdjęcie' reveals the photo fields without a request, and un-ticki
   await expect(page.getByLabel("Nowe zdjęcie")).toBeHidden();
   expect(await page.getByLabel("Nowe zdjęcie").evaluate((i: HTMLInputElement) => i.files?.length ?? 0)).toBe(0);
   expect(documents).toEqual([]);
+});
+
+test("the form loads its own small script instead of React, from the list as a document", async ({ page }) => {
+  await page.goto("/strefapastora/artykuly");
+  await hydrated(page.getByRole("link", { name: "dodaj nowy artykuł" }));
+  // The scripts the form's document asks for (the list's router first loads the route's module, to learn that).
+  const scripts: string[] = [];
+  let documentAsked = false;
+  page.on("request", (r) => {
+    if (r.resourceType() === "document") documentAsked = true;
+    else if (documentAsked && r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
+  });
+  // A link of the hydrated list opens the form as a document, with its script.
+  await page.getByRole("link", { name: "dodaj nowy artykuł" }).click();
+  await expect(page.locator("form.article-form[data-enhanced]")).toHaveCount(1);
+  expect(scripts).toEqual([expect.stringMatching(/^\/build\/article-form-\w+\.js$/)]);
+  await expect(page.locator('script[src*="/build/entry.client"], link[rel="modulepreload"]')).toHaveCount(0);
+  expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
+});
+
+test("a post the network loses says so in Polish, keeps everything typed and the photo, and can be sent again", async ({
+  page,
+}) => {
+  const header = uniqueHeader("Bez sieci");
+  await page.goto("/strefapastora/artykuly/dodaj");
+  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(await photo());
+  await page.getByLabel("Nagłówek").fill(header);
+  await page.getByLabel("Treść").fill("Zachowana treść.");
+  await page.getByLabel("Data", { exact: true }).fill("2001-09-10");
+  // The connection drops while the form goes up.
+  await page.route("**/strefapastora/artykuly/dodaj/wyslij", (route) => route.abort("connectionreset"));
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Nie udało się wysłać formularza. Sprawdź połączenie i spróbuj ponownie.",
+  );
+  await expect(page.getByRole("button", { name: "dodaj", exact: true })).toBeEnabled();
+  await expect(page.locator(".upload-progress")).toHaveCount(0);
+  await expect(page.getByLabel("Nagłówek")).toHaveValue(header);
+  await expect(page.getByLabel("Treść")).toHaveValue("Zachowana treść.");
+
+  await page.unroute("**/strefapastora/artykuly/dodaj/wyslij");
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(flash(page)).toHaveText("Dodano artykuł.");
+  await expect(card(page, header)).toHaveCount(1);
 });

@@ -2,7 +2,6 @@ import { useActionData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Field, FormError, TextAreaField } from "~/components/forms";
 import { CsrfInput } from "~/components/pastor";
-import { UploadProgress, useUploadForm } from "~/components/upload-progress";
 import type { ArticleRefusal } from "~/features/articles/article-form.server";
 import type { ArticleField } from "~/features/articles/save-result";
 import { HEADER_MAX } from "~/features/articles/limits";
@@ -24,8 +23,9 @@ export interface ArticleFormState {
 
 /**
  * The article form of the add and edit pages: a multipart form posting to
- * the page (`action`) and, with JavaScript, to its upload route
- * (`uploadUrl`) with a progress bar. The page lays out its own fields
+ * the page (`action`) and, with the pages' script (article-script.ts), to
+ * its upload route (`uploadUrl`) with a progress bar. Rendered on the server
+ * only: the pages are not hydrated. The page lays out its own fields
  * (children) from the state; the frame around them is the same.
  */
 export function ArticleForm({
@@ -50,16 +50,15 @@ export function ArticleForm({
   publishAt?: string;
   children: (state: ArticleFormState) => ReactNode;
 }) {
-  const upload = useUploadForm<ArticleRefusal>(uploadUrl);
-  const posted = useActionData<ArticleRefusal>();
-  const result = upload.data ?? posted;
+  const result = useActionData<ArticleRefusal>();
   const invalid = (field: ArticleField) => (result?.fields.includes(field) ? true : undefined);
   const keptNow = result ? result.kept : kept;
   const conflict = result?.conflict;
-  // A browser never refills a file input: sent without JavaScript, a photo
-  // the refused form still wants must be chosen again (unless one is kept).
+  // A browser never refills a file input: sent as a document, a photo the
+  // refused form still wants must be chosen again (unless one is kept). The
+  // script, which keeps the chosen file, drops this note.
   const photoLost = Boolean(
-    posted && !upload.data && !keptNow?.photo && posted.hadImage && (kind === "add" || posted.values.changeImage),
+    result && !keptNow?.photo && result.hadImage && (kind === "add" || result.values.changeImage),
   );
   return (
     // noValidate: the server's message ('Wypełnij wszystkie pola') is the one to see.
@@ -69,7 +68,7 @@ export function ArticleForm({
       encType="multipart/form-data"
       className="form article-form"
       noValidate
-      onSubmit={upload.onSubmit}
+      data-upload-url={uploadUrl}
     >
       <CsrfInput />
       {keptNow ? <input type="hidden" name={KEPT_PARAM} value={keptNow.key} /> : null}
@@ -84,7 +83,7 @@ export function ArticleForm({
           {keptNow.message}
         </p>
       ) : null}
-      <FormError message={upload.failure ?? result?.error} />
+      <FormError message={result?.error} />
       {conflict && edit ? (
         <ConflictNote
           changed={conflict.changed.map((f) => CHANGED_FIELD_NAMES[f])}
@@ -106,8 +105,7 @@ export function ArticleForm({
         defaultValue={result?.values.publishAt ?? kept?.values.publishAt ?? publishAt}
         error={invalid("publishAt") ? result?.error : undefined}
       />
-      <UploadProgress upload={upload} />
-      <PublishButtons label={conflict ? "zapisz moją wersję" : submitLabel} busy={upload.busy} />
+      <PublishButtons label={conflict ? "zapisz moją wersję" : submitLabel} />
     </form>
   );
 }
