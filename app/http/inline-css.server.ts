@@ -17,7 +17,7 @@ export function stylesheetText(href: string): string | null {
     try {
       text = fs.readFileSync(path.join(process.cwd(), "public", href), "utf8");
     } catch {
-      text = null;
+      // Not built: the page links it.
     }
   }
   cache.set(href, text);
