@@ -166,6 +166,13 @@ if (found) {
   form = found;
   form.addEventListener("submit", (event) => void onSubmit(event));
   form.addEventListener("change", onChange);
+  // Back to this page from the one a save opened, kept whole by the browser: the form is ready again.
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    sending = false;
+    showProgress(null);
+    setBusy(false);
+  });
   // A marker for the browser tests: the script has taken over this form.
   form.dataset.enhanced = "";
 }
