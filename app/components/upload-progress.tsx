@@ -1,6 +1,6 @@
 import { useNavigate } from "@remix-run/react";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
-import { UPLOAD_FAILED_MESSAGE, postWithProgress } from "~/lib/post-with-progress";
+import { postWithProgress, uploadOutcome } from "~/lib/post-with-progress";
 import { type UploadPhase, uploadLabel } from "~/lib/upload-phase";
 
 /**
@@ -48,8 +48,6 @@ export interface UploadForm<Refusal> {
   /** A Polish message when the request itself failed. */
   failure: string | null;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 /** The form's submit handler and what the page shows of the upload; `url` is the page's upload route. */
 export function useUploadForm<Refusal>(url: string): UploadForm<Refusal> {
@@ -106,20 +104,16 @@ export function useUploadForm<Refusal>(url: string): UploadForm<Refusal> {
         .then((answer) => {
           sending.current = null;
           if (!mounted.current) return;
-          // Checked field by field: the body may come from anything between us and the server.
-          const reply: { redirectTo?: unknown; refused?: unknown; error?: unknown } = isObject(answer?.json)
-            ? answer.json
-            : {};
-          if (answer?.status === 200 && typeof reply.redirectTo === "string") {
+          const outcome = uploadOutcome(answer);
+          if ("saved" in outcome) {
             setPhase("done");
-            navigate(reply.redirectTo);
+            navigate(outcome.saved);
             return;
           }
           setPhase("idle");
           setProgress(null);
-          if (answer && answer.status >= 400 && isObject(reply.refused)) setData(reply.refused as Refusal);
-          else if (answer?.status === 503 && typeof reply.error === "string") setFailure(reply.error);
-          else setFailure(UPLOAD_FAILED_MESSAGE);
+          if ("refused" in outcome) setData(outcome.refused as Refusal);
+          else setFailure(outcome.failure);
         });
     },
     [url, navigate],

@@ -57,3 +57,21 @@ export function postWithProgress(
     xhr.send(body);
   });
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/**
+ * What an upload route's answer means (the contract: app/components/upload-progress.tsx):
+ * saved, with the page to open; refused, with the data the page's action
+ * returns to a plain post; or a failure, with the message to show.
+ */
+export type UploadOutcome = { saved: string } | { refused: Record<string, unknown> } | { failure: string };
+
+/** Reads a post's answer field by field: the body may come from anything between us and the server. */
+export function uploadOutcome(answer: PostAnswer): UploadOutcome {
+  const reply = isObject(answer?.json) ? answer.json : {};
+  if (answer?.status === 200 && typeof reply.redirectTo === "string") return { saved: reply.redirectTo };
+  if (answer && answer.status >= 400 && isObject(reply.refused)) return { refused: reply.refused };
+  if (answer?.status === 503 && typeof reply.error === "string") return { failure: reply.error };
+  return { failure: UPLOAD_FAILED_MESSAGE };
+}

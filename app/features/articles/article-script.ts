@@ -16,7 +16,7 @@
 // Without JavaScript none of this runs: the form posts as a document.
 import { PHOTO_NOTES } from "~/lib/photo-notes";
 import { PASTOR_ARTICLES_PATH } from "~/lib/paths";
-import { UPLOAD_FAILED_MESSAGE, postWithProgress } from "~/lib/post-with-progress";
+import { UPLOAD_FAILED_MESSAGE, postWithProgress, uploadOutcome } from "~/lib/post-with-progress";
 import { shrinkFormPhotos } from "~/lib/shrink-photo";
 import { type UploadPhase, uploadLabel } from "~/lib/upload-phase";
 
@@ -25,8 +25,6 @@ const PROGRESS_ID = "upload-progress";
 let form: HTMLFormElement;
 // Set before the first await: a second submit meanwhile is ignored.
 let sending = false;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 type Phase = Exclude<UploadPhase, "idle">;
 
@@ -136,17 +134,15 @@ async function onSubmit(event: SubmitEvent) {
     // Sent; the server now checks and scales the photo.
     onSent: () => showProgress("processing"),
   });
-  // Checked field by field: the body may come from anything between us and the server.
-  const reply: { redirectTo?: unknown; refused?: unknown; error?: unknown } = isObject(answer?.json) ? answer.json : {};
-  if (answer?.status === 200 && typeof reply.redirectTo === "string") {
+  const outcome = uploadOutcome(answer);
+  if ("saved" in outcome) {
     showProgress("done");
-    location.assign(reply.redirectTo);
+    location.assign(outcome.saved);
     return;
   }
-  const refused = answer !== null && answer.status >= 400 && isObject(reply.refused);
   // The refused form comes with its own message and buttons.
-  if (!refused || !(await showRefusal(body, submitter))) {
-    showError(answer?.status === 503 && typeof reply.error === "string" ? reply.error : UPLOAD_FAILED_MESSAGE);
+  if (!("refused" in outcome) || !(await showRefusal(body, submitter))) {
+    showError("failure" in outcome ? outcome.failure : UPLOAD_FAILED_MESSAGE);
     setBusy(false);
   }
   showProgress(null);
