@@ -79,7 +79,7 @@ test("a form sent twice at once is saved once", async ({ page }) => {
   expect(posts).toEqual([expect.stringMatching(/\/strefapastora\/artykuly\/dodaj\/wyslij$/)]);
 });
 
-test("a refusal appears in place: no reload, the photo stays chosen", async ({ page }) => {
+test("a refused photo is said in place: no reload, sent once, the text kept", async ({ page }) => {
   const header = uniqueHeader("Na miejscu");
   await page.goto("/strefapastora/artykuly/dodaj");
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
@@ -87,14 +87,48 @@ test("a refusal appears in place: no reload, the photo stays chosen", async ({ p
   await page.getByLabel("Nagłówek").fill(header);
   await page.getByLabel("Treść").fill("Treść.");
   await page.getByLabel("Data", { exact: true }).fill("2001-08-09");
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST") posts.push(new URL(r.url()).pathname);
+  });
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
   await expect(page.getByRole("alert")).toHaveText("To nie jest zdjęcie w formacie JPEG, PNG ani WebP.");
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
   await expect(page.getByRole("button", { name: "dodaj", exact: true })).toBeEnabled();
+  await expect(page.getByLabel("Zdjęcie", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Nagłówek")).toHaveValue(header);
+  // The refused file went up once, to the upload route.
+  expect(posts).toEqual(["/strefapastora/artykuly/dodaj/wyslij"]);
 
   await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(await photo());
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
   await expect(flash(page)).toHaveText("Dodano artykuł.");
+});
+
+test("a form refused for its text comes back in place as the server renders it, the photo still chosen", async ({
+  page,
+}) => {
+  const header = uniqueHeader("Bez treści");
+  await page.goto("/strefapastora/artykuly/dodaj");
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(await photo());
+  await page.getByLabel("Nagłówek").fill(header);
+  await page.getByLabel("Data", { exact: true }).fill("2001-08-10");
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText("Wypełnij wszystkie pola");
+  await expect(page.getByLabel("Treść")).toHaveAttribute("aria-invalid", "true");
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+  // The photo is still chosen, so the page does not ask for it again.
+  expect(
+    await page.getByLabel("Zdjęcie", { exact: true }).evaluate((i: HTMLInputElement) => i.files?.length ?? 0),
+  ).toBe(1);
+  await expect(page.getByText("Wybierz zdjęcie ponownie")).toHaveCount(0);
+  await expect(page.getByLabel("Nagłówek")).toHaveValue(header);
+
+  await page.getByLabel("Treść").fill("Dopisana treść.");
+  await page.getByRole("button", { name: "dodaj", exact: true }).click();
+  await expect(flash(page)).toHaveText("Dodano artykuł.");
+  await expect(card(page, header)).toHaveCount(1);
 });
 
 test("'Zmień zdjęcie' reveals the photo fields without a request, and un-ticking drops the chosen photo", async ({

@@ -9,8 +9,9 @@
 //   form sent to the page's upload route with a progress bar, its buttons
 //   disabled meanwhile (one post however often it is pressed);
 // - saved: the page the server names is opened;
-// - refused: the server's page for that refusal is read and its form put in
-//   place of this one, the chosen photo still chosen (no reload);
+// - refused: the photo's message shown, or the server's page for the
+//   refusal read and its form put in place of this one, the chosen photo
+//   still chosen (no reload);
 // - the database away, or the network: the message over the form, as typed;
 // - 'Zmień zdjęcie' un-ticked drops the chosen photo.
 // Without JavaScript none of this runs: the form posts as a document.
@@ -77,7 +78,32 @@ function showError(message: string | null) {
 }
 
 /**
- * A refusal: the same body posted to the page as a document gives the page
+ * A refusal of the photo alone (not a photo, too large, unreadable): the
+ * server's page for it differs from this one only by its message and the
+ * photo's field marked, so those are shown here, and the photo the server
+ * refused is not sent a second time over a phone's uplink.
+ */
+function isPhotoRefusal(refused: Record<string, unknown>): refused is { error: string } {
+  const fields = refused.fields;
+  return (
+    typeof refused.error === "string" &&
+    !refused.conflict &&
+    Array.isArray(fields) &&
+    fields.length === 1 &&
+    fields[0] === "image"
+  );
+}
+
+function showPhotoRefusal(message: string) {
+  // What an earlier refusal marked is no longer what the server says.
+  for (const marked of form.querySelectorAll("[aria-invalid]")) marked.removeAttribute("aria-invalid");
+  for (const stale of form.querySelectorAll(".field-error, :scope > p.kept-note")) stale.remove();
+  form.querySelector('input[type="file"][name="image"]')?.setAttribute("aria-invalid", "true");
+  showError(message);
+}
+
+/**
+ * Any other refusal: the same body posted to the page as a document gives the page
  * the server renders for it (message, marked fields, the newer version of
  * a conflict). A refusal writes nothing, so the second post finds the same.
  * Its form replaces this one's content; the file inputs stay, with the
@@ -140,11 +166,17 @@ async function onSubmit(event: SubmitEvent) {
     location.assign(outcome.saved);
     return;
   }
-  // The refused form comes with its own message and buttons.
-  if (!("refused" in outcome) || !(await showRefusal(body, submitter))) {
-    showError("failure" in outcome ? outcome.failure : UPLOAD_FAILED_MESSAGE);
-    setBusy(false);
+  let shown = false;
+  if ("refused" in outcome) {
+    if (isPhotoRefusal(outcome.refused)) {
+      showPhotoRefusal(outcome.refused.error);
+      shown = true;
+    } else {
+      shown = await showRefusal(body, submitter);
+    }
   }
+  if (!shown) showError("failure" in outcome ? outcome.failure : UPLOAD_FAILED_MESSAGE);
+  setBusy(false);
   showProgress(null);
   sending = false;
 }
