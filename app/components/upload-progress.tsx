@@ -25,6 +25,9 @@ import { type UploadPhase, uploadLabel } from "~/lib/upload-phase";
  *   connection) is a failure shown as UPLOAD_FAILED_MESSAGE.
  * Both routes call the same function of the feature's .server module and
  * answer through app/http/form-reply.server.ts (pageReply / uploadReply).
+ * The answer is read by `uploadOutcome` (app/lib/post-with-progress.ts),
+ * here and in the article forms' plain script (app/features/articles/article-script.ts),
+ * which are not hydrated.
  *
  *   const upload = useUploadForm<ArticleRefusal>(uploadUrl);
  *   const result = upload.data ?? useActionData<typeof action>();

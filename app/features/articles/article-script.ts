@@ -166,16 +166,13 @@ async function onSubmit(event: SubmitEvent) {
     location.assign(outcome.saved);
     return;
   }
-  let shown = false;
-  if ("refused" in outcome) {
-    if (isPhotoRefusal(outcome.refused)) {
-      showPhotoRefusal(outcome.refused.error);
-      shown = true;
-    } else {
-      shown = await showRefusal(body, submitter);
-    }
+  if ("failure" in outcome) showError(outcome.failure);
+  else if (isPhotoRefusal(outcome.refused)) showPhotoRefusal(outcome.refused.error);
+  else if (!(await showRefusal(body, submitter))) {
+    // The server's page for it could not be had: its message at least.
+    const { error } = outcome.refused;
+    showError(typeof error === "string" ? error : UPLOAD_FAILED_MESSAGE);
   }
-  if (!shown) showError("failure" in outcome ? outcome.failure : UPLOAD_FAILED_MESSAGE);
   setBusy(false);
   showProgress(null);
   sending = false;
