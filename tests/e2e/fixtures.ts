@@ -135,8 +135,8 @@ export const flash = (page: Page) => page.locator("p.flash[role=status]");
 
 /**
  * With JavaScript on, waits until the page's script has taken over the
- * element (a form, a button): React on hydrated pages, the album editor's own
- * script inside a form marked `data-enhanced`. A pastor form posts as a
+ * element (a form, a button): React on hydrated pages, the album editor's or
+ * the article forms' own script inside a form marked `data-enhanced`. A pastor form posts as a
  * document, so the page after it loads anew, and a click before the script
  * runs would skip it (no confirm dialog; the no-JS path instead).
  */
