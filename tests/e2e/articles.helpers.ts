@@ -44,21 +44,24 @@ export function card(page: Page, header: string) {
   return page.locator(".cards > li").filter({ has: page.getByRole("heading", { name: header, exact: true }) });
 }
 
-/** Adds an article through the add form, as the pastor does; returns its id. */
-export async function addArticle(
+type NewArticle = { header: string; text?: string; date?: string; image?: UploadFile };
+
+/** Opens the add form and fills it in, not sent; an empty `text` leaves that field empty. */
+export async function fillNewArticle(
   page: Page,
-  {
-    header,
-    text = "Treść artykułu.",
-    date = "2001-01-02",
-    image,
-  }: { header: string; text?: string; date?: string; image?: UploadFile },
+  { header, text = "Treść artykułu.", date = "2001-01-02", image }: NewArticle,
 ) {
   await page.goto("/strefapastora/artykuly/dodaj");
   await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(image ?? (await photo()));
   await page.getByLabel("Nagłówek").fill(header);
-  await page.getByLabel("Treść").fill(text);
+  if (text) await page.getByLabel("Treść").fill(text);
   await page.getByLabel("Data", { exact: true }).fill(date);
+}
+
+/** Adds an article through the add form, as the pastor does; returns its id. */
+export async function addArticle(page: Page, article: NewArticle) {
+  const { header } = article;
+  await fillNewArticle(page, article);
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Dodano artykuł." })).toBeVisible();
   await expect(page).toHaveURL(/\/strefapastora\/artykuly$/);

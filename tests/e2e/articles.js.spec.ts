@@ -2,7 +2,16 @@
 // disabled button while saving (no double submission), refusals shown
 // without leaving the page, and 'Zmień zdjęcie' without a reload.
 import { expect, flash, hydrated, test } from "./fixtures";
-import { addArticle, card, photo, removeTestArticles, signIn, textFile, uniqueHeader } from "./articles.helpers";
+import {
+  addArticle,
+  card,
+  fillNewArticle,
+  photo,
+  removeTestArticles,
+  signIn,
+  textFile,
+  uniqueHeader,
+} from "./articles.helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -22,11 +31,7 @@ test("a large photo goes up with a progress bar while the button waits", async (
   const heavy = await photo("duze.jpg", { width: 1000, height: 750, noise: true });
   expect(heavy.buffer.length).toBeGreaterThan(600_000);
 
-  await page.goto("/strefapastora/artykuly/dodaj");
-  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(heavy);
-  await page.getByLabel("Nagłówek").fill(header);
-  await page.getByLabel("Treść").fill("Z paskiem postępu.");
-  await page.getByLabel("Data", { exact: true }).fill("2001-06-07");
+  await fillNewArticle(page, { header, text: "Z paskiem postępu.", date: "2001-06-07", image: heavy });
 
   // A slow uplink, as from a phone, so the bar can be seen moving.
   const cdp = await page.context().newCDPSession(page);
@@ -59,11 +64,7 @@ test("a large photo goes up with a progress bar while the button waits", async (
 
 test("a form sent twice at once is saved once", async ({ page }) => {
   const header = uniqueHeader("Podwójnie");
-  await page.goto("/strefapastora/artykuly/dodaj");
-  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(await photo());
-  await page.getByLabel("Nagłówek").fill(header);
-  await page.getByLabel("Treść").fill("Raz.");
-  await page.getByLabel("Data", { exact: true }).fill("2001-07-08");
+  await fillNewArticle(page, { header, text: "Raz.", date: "2001-07-08" });
   const posts: string[] = [];
   page.on("request", (r) => {
     if (r.method() === "POST") posts.push(r.url());
@@ -81,12 +82,8 @@ test("a form sent twice at once is saved once", async ({ page }) => {
 
 test("a refused photo is said in place: no reload, sent once, the text kept", async ({ page }) => {
   const header = uniqueHeader("Na miejscu");
-  await page.goto("/strefapastora/artykuly/dodaj");
+  await fillNewArticle(page, { header, text: "Treść.", date: "2001-08-09", image: textFile() });
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
-  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(textFile());
-  await page.getByLabel("Nagłówek").fill(header);
-  await page.getByLabel("Treść").fill("Treść.");
-  await page.getByLabel("Data", { exact: true }).fill("2001-08-09");
   const posts: string[] = [];
   page.on("request", (r) => {
     if (r.method() === "POST") posts.push(new URL(r.url()).pathname);
@@ -109,11 +106,8 @@ test("a form refused for its text comes back in place as the server renders it, 
   page,
 }) => {
   const header = uniqueHeader("Bez treści");
-  await page.goto("/strefapastora/artykuly/dodaj");
+  await fillNewArticle(page, { header, text: "", date: "2001-08-10" });
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
-  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(await photo());
-  await page.getByLabel("Nagłówek").fill(header);
-  await page.getByLabel("Data", { exact: true }).fill("2001-08-10");
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
   await expect(page.getByRole("alert")).toHaveText("Wypełnij wszystkie pola");
   await expect(page.getByLabel("Treść")).toHaveAttribute("aria-invalid", "true");
@@ -177,11 +171,7 @@ test("a post the network loses says so in Polish, keeps everything typed and the
   page,
 }) => {
   const header = uniqueHeader("Bez sieci");
-  await page.goto("/strefapastora/artykuly/dodaj");
-  await page.getByLabel("Zdjęcie", { exact: true }).setInputFiles(await photo());
-  await page.getByLabel("Nagłówek").fill(header);
-  await page.getByLabel("Treść").fill("Zachowana treść.");
-  await page.getByLabel("Data", { exact: true }).fill("2001-09-10");
+  await fillNewArticle(page, { header, text: "Zachowana treść.", date: "2001-09-10" });
   // The connection drops while the form goes up.
   await page.route("**/strefapastora/artykuly/dodaj/wyslij", (route) => route.abort("connectionreset"));
   await page.getByRole("button", { name: "dodaj", exact: true }).click();
